@@ -95,7 +95,7 @@ interface Row {
 }
 
 /** Runs `task` for items 0..n-1 with `concurrency` in flight; resolves to the wall seconds and failures. */
-async function closedLoop(
+export async function closedLoop(
   n: number,
   concurrency: number,
   task: (i: number) => Promise<void>,
@@ -283,7 +283,7 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
 }
 
 /** POSTs item `i` and awaits its verdict the way `wait` says; throws unless it succeeded. */
-async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
+export async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(wait === 'prefer' ? { prefer: 'wait=60' } : {}),
@@ -324,8 +324,8 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait, 
   }
 }
 
-/** Warm-up items before a runtime-served tool is measured. */
-const WARM_UP = 32;
+/** Warm-up items before a runtime-served tool is measured (32). */
+export const WARM_UP = 32;
 
 /**
  * The closed loop of a tool served by a local runtime (process group `pgid`): {@link WARM_UP} warm-up items

@@ -1,10 +1,11 @@
 /**
  * `npm run bench:perf`: where the whole workerd process spends its CPU per single-call verdict, native code
  * included (SQLite, making objects, the runtime's I/O, the collector), which `bench:profile` (one isolate's JS)
- * cannot show. Drives `bench:peers`' closed loop (`fastchat-pair`, calibration off, `Prefer: wait`) on the
- * local stack, samples workerd with Linux `perf record -g` over the measured items, and prints each kind of
- * work's share and ms per verdict, by what a sample's stack holds (SQLite's parts first, then the kind of its
- * leaf-most frame). Shares move less with the machine's load than the CPU per verdict does (BENCHMARKS.md).
+ * cannot show. Drives `bench:peers`' closed loop (its `closedLoop`, `judgeOnce` and warm-up: `fastchat-pair`,
+ * calibration off, `Prefer: wait`, the same prompts) on the local stack, samples workerd with Linux
+ * `perf record -g` over the measured items, and prints each kind of work's share and ms per verdict, by what a
+ * sample's stack holds (SQLite's parts first, then the kind of its leaf-most frame). Shares move less with the
+ * machine's load than the CPU per verdict does (BENCHMARKS.md).
  * Needs `perf` on the PATH and permission to sample the process.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -13,13 +14,14 @@ import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
+import { WARM_UP, closedLoop, judgeOnce } from './peers.js';
 import { runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:perf -- [options]
 
-  --items N         measured items (default 300, after 32 warm-up items)
+  --items N         measured items (default 300, after ${WARM_UP} warm-up items)
   --concurrency C   in flight (default 16)
   --out FILE        where perf's data goes (default $TMPDIR/tribunal-workerd.perf.data)
   -h, --help        this text`,
@@ -86,31 +88,10 @@ const stack = await startLocalStack({
   vars: { LOG_LEVEL: 'info' },
 });
 try {
-  const post = async (i: number) => {
-    const body = {
-      preset: 'fastchat-pair',
-      config: { calibration: { enabled: false } },
-      task: { kind: 'pairwise', question: `Question ${i}?`, answerA: `Answer A ${i}.`, answerB: `Answer B ${i}.` },
-    };
-    const r = await fetch(`${stack.url}/v1/evaluations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', prefer: 'wait=60' },
-      body: JSON.stringify(body),
-    });
-    const got = (await r.json()) as { status?: string };
-    if (got.status !== 'succeeded') throw new Error(`item ${i}: HTTP ${r.status}`);
-  };
-  const loop = async (n: number, from: number) => {
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: C }, async () => {
-        while (next < n) await post(from + next++);
-      }),
-    );
-    return (performance.now() - t0) / 1000;
-  };
-  await loop(32, 1_000_000);
+  const url = stack.url;
+  // As bench:peers numbers them: warm-up items -1..-WARM_UP, then the measured 0..N-1.
+  const warm = await closedLoop(WARM_UP, C, (i) => judgeOnce(url, -1 - i, 'prefer'));
+  if (warm.firstError) throw new Error(`warm-up: ${warm.failed} failed, first: ${warm.firstError}`);
   const workerd = execFileSync('pgrep', ['-g', String(stack.runtimePid), 'workerd'], { encoding: 'utf8' })
     .trim()
     .split('\n')[0];
@@ -121,7 +102,7 @@ try {
   // perf attaches within a few ms; a second of margin keeps the first items sampled.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const before = runtimeCpuMs(stack.runtimePid);
-  const seconds = await loop(N, 0);
+  const { seconds, failed, firstError } = await closedLoop(N, C, (i) => judgeOnce(url, i, 'prefer'));
   const after = runtimeCpuMs(stack.runtimePid);
   perf.kill('SIGINT');
   await new Promise((resolve) => perf.once('exit', resolve));
@@ -145,7 +126,7 @@ try {
   const msPerSample = 1000 / HZ;
   console.log(
     [
-      `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${values.out}`,
+      `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, ${failed} failed${firstError ? ` (first: ${firstError})` : ''}, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${values.out}`,
       '',
       '| kind of work | share | ms / verdict |',
       '|---|---|---|',
