@@ -23,12 +23,13 @@ const CLI = {
 
   --items N         measured items (default 300, after ${WARM_UP} warm-up items)
   --concurrency C   in flight (default 16)
-  --out FILE        where perf's data goes (default $TMPDIR/tribunal-workerd.perf.data)
+  --out FILE        where perf's data goes (default $TMPDIR/tribunal-workerd-<pid>.perf.data)
   -h, --help        this text`,
   options: {
     items: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '16' },
-    out: { type: 'string', default: join(tmpdir(), 'tribunal-workerd.perf.data') },
+    // The pid in the name: two runs at once on this shared machine would write one file.
+    out: { type: 'string', default: join(tmpdir(), `tribunal-workerd-${process.pid}.perf.data`) },
   },
 } as const;
 
@@ -76,14 +77,17 @@ function kindOf(frames: readonly string[]): string {
 }
 
 const mock = await startMockProcess(250);
+// The log beside the run's own state, as bench:batch keeps it: a shared file in the temp directory mixed
+// the lines of two runs at once.
+const dir = benchStateDir('tribunal-bench-perf-');
 const stack = await startLocalStack({
   runtime: 'miniflare',
   port: 0,
-  persistTo: join(benchStateDir('tribunal-bench-perf-'), 'state'),
+  persistTo: join(dir, 'state'),
   llmBaseUrl: mock.baseUrl,
   llmApiKey: 'bench',
   llmModel: 'mock-judge',
-  logFile: join(tmpdir(), 'tribunal-bench-perf.log'),
+  logFile: join(dir, 'stack.log'),
   crons: false,
   vars: { LOG_LEVEL: 'info' },
 });
