@@ -22,7 +22,10 @@ export interface ItemTimeline {
   call: number;
   /** The call's result → the final write committed. */
   callToFinal: number;
-  /** A final write → the next item's start (items started after the first ending only). */
+  /**
+   * The latest final write before an item's start → that start (items started after the first ending only);
+   * printed as "latest final write → start", apart from {@link ExcessByStage.handover}'s k-th pairing.
+   */
   handover: number;
   busy: number;
 }
@@ -34,10 +37,14 @@ interface Item {
   finalized?: number;
 }
 
-type DoneItem = Required<Item>;
+/** An evaluation that started and ended in the log: its start, its call's end and latency, its final write (ms). */
+export type DoneItem = Required<Item>;
 
-/** The items that started in [`from`, `to`] (epoch ms) and ended, read from the log. */
-function doneItems(log: string, from: number, to: number): DoneItem[] {
+/**
+ * Every evaluation of the log that started and ended. Read once per run and handed to {@link itemTimeline}
+ * and {@link excessByStage}, which keep those that started in their window.
+ */
+export function doneItems(log: string): DoneItem[] {
   const byId = new Map<string, Item>();
   for (const line of log.split('\n')) {
     const at = line.indexOf('{"ts"');
@@ -49,7 +56,7 @@ function doneItems(log: string, from: number, to: number): DoneItem[] {
       continue;
     }
     if (!e.evaluationId) continue;
-    if (e.event === 'evaluation.started' && e.ts >= from && e.ts <= to) byId.set(e.evaluationId, { started: e.ts });
+    if (e.event === 'evaluation.started') byId.set(e.evaluationId, { started: e.ts });
     const item = byId.get(e.evaluationId);
     if (!item) continue;
     if (e.event === 'call.finished') Object.assign(item, { callEnd: e.ts, latency: e.latencyMs ?? 0 });
@@ -60,12 +67,16 @@ function doneItems(log: string, from: number, to: number): DoneItem[] {
   );
 }
 
+/** Those of `items` that started in [`from`, `to`] (epoch ms). */
+const startedIn = (items: readonly DoneItem[], from: number, to: number) =>
+  items.filter((i) => i.started >= from && i.started <= to);
+
 const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
 const mean = (xs: readonly number[]) => sum(xs) / Math.max(xs.length, 1);
 
-/** The timeline of the evaluations that started in [`from`, `to`] (epoch ms); null when none finished. */
-export function itemTimeline(log: string, from: number, to: number): ItemTimeline | null {
-  const done = doneItems(log, from, to);
+/** The timeline of the `items` ({@link doneItems}) that started in [`from`, `to`] (epoch ms); null when none. */
+export function itemTimeline(items: readonly DoneItem[], from: number, to: number): ItemTimeline | null {
+  const done = startedIn(items, from, to);
   if (done.length === 0) return null;
   const finals = done.map((i) => i.finalized).sort((a, b) => a - b);
   const handovers: number[] = [];
@@ -101,7 +112,10 @@ export interface ExcessByStage {
   transport: number;
   /** The call's result → the final write committed (the D1 transaction). */
   finalWrite: number;
-  /** A final write → the start it let in (the claim's hand-over to the next object). */
+  /**
+   * The k-th final write → the (C + k)-th start, the one it let in (the claim's hand-over to the next object);
+   * printed as "k-th final write → (C+k)-th start", apart from {@link ItemTimeline.handover}.
+   */
   handover: number;
   /** The last C final writes → `completedAt`, and whatever the log did not show (items with a missing line). */
   tail: number;
@@ -111,14 +125,15 @@ export interface ExcessByStage {
 
 /**
  * The excess of a run that was POSTed at `t0` and completed at `end` (epoch ms), for its `n` items of one
- * call of `latency` ms each with `c` slots; null when the log has none of its items.
+ * call of `latency` ms each with `c` slots, from the log's `items` ({@link doneItems}); null when none of
+ * them started in the run.
  */
 export function excessByStage(
-  log: string,
+  items: readonly DoneItem[],
   run: { t0: number; end: number; n: number; latency: number; c: number },
 ): ExcessByStage | null {
   const { t0, end, n, latency, c } = run;
-  const done = doneItems(log, t0, end);
+  const done = startedIn(items, t0, end);
   if (done.length === 0) return null;
   const starts = done.map((i) => i.started).sort((a, b) => a - b);
   const finals = done.map((i) => i.finalized).sort((a, b) => a - b);

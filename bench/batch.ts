@@ -24,7 +24,7 @@ import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { LOG_LEVELS } from '../src/log/log.js';
-import { excessByStage, itemTimeline } from './batch-timeline.js';
+import { doneItems, excessByStage, itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
@@ -139,9 +139,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       const cpu = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
       const from = Date.now();
       const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
-      const log = readFileSync(logFile, 'utf8');
-      const t = itemTimeline(log, from, from + r.lastMs);
-      const x = excessByStage(log, { t0: r.t0, end: r.t0 + r.lastMs, n, latency, c });
+      const items = doneItems(readFileSync(logFile, 'utf8'));
+      const t = itemTimeline(items, from, from + r.lastMs);
+      const x = excessByStage(items, { t0: r.t0, end: r.t0 + r.lastMs, n, latency, c });
       if (x)
         excesses.push(
           `| ${run + 1} | ${x.total.toFixed(2)} | ${x.ramp.toFixed(2)} (${x.rampMeanMs.toFixed(0)} ms) | ${x.startToCall.toFixed(2)} | ${x.transport.toFixed(2)} | ${x.finalWrite.toFixed(2)} | ${x.handover.toFixed(2)} | ${x.tail.toFixed(2)} |`,
@@ -171,13 +171,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         '',
         `Where an item's time went (means, ms, on the object's clock; bench/batch-timeline.ts${logLevel === 'debug' ? '' : '; its lines are debug lines: --log-level debug'}):`,
         '',
-        '| run | items | start → call out | the call | call → final write | final write → next start | slots busy |',
+        '| run | items | start → call out | the call | call → final write | latest final write → start | slots busy |',
         '|---|---|---|---|---|---|---|',
         ...timelines,
         '',
         `The excess over the ideal by stage, s (they add up; bench/batch-timeline.ts \`excessByStage\`; debug lines):`,
         '',
-        '| run | T − N·L/C | ramp (mean of the first C starts) | start → call out | transport (call − L) | call → final write | final write → next start | tail |',
+        '| run | T − N·L/C | ramp (mean of the first C starts) | start → call out | transport (call − L) | call → final write | k-th final write → (C+k)-th start | tail |',
         '|---|---|---|---|---|---|---|---|',
         ...excesses,
       ].join('\n'),

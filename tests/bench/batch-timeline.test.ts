@@ -4,7 +4,7 @@
  * before the run are left out.
  */
 import { describe, expect, it } from 'vitest';
-import { excessByStage } from '../../bench/batch-timeline.js';
+import { doneItems, excessByStage } from '../../bench/batch-timeline.js';
 
 const POST = 1_000_000;
 const line = (ts: number, fields: Record<string, unknown>) =>
@@ -29,7 +29,7 @@ describe('excessByStage', () => {
       ...item('ev_c', 170, 2, 104, 4), // final at 280
     ].join('\n');
     const end = POST + 300;
-    const x = excessByStage(log, { t0: POST, end, n: 3, latency: 100, c: 2 });
+    const x = excessByStage(doneItems(log), { t0: POST, end, n: 3, latency: 100, c: 2 });
     expect(x).not.toBeNull();
     if (!x) return;
     const ms = (s: number) => Math.round(s * 1000 * 2);
@@ -47,7 +47,13 @@ describe('excessByStage', () => {
 
   it('is null without an item of the run', () => {
     expect(
-      excessByStage(item('ev_old', -500, 1, 100, 1).join('\n'), { t0: POST, end: POST + 10, n: 1, latency: 1, c: 1 }),
+      excessByStage(doneItems(item('ev_old', -500, 1, 100, 1).join('\n')), {
+        t0: POST,
+        end: POST + 10,
+        n: 1,
+        latency: 1,
+        c: 1,
+      }),
     ).toBeNull();
   });
 });
