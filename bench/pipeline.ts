@@ -35,6 +35,7 @@ import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engin
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
 import type { Task } from '../src/engine/task.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
+import { mean } from '../src/metrics/stats.js';
 import { createLlmWithMock } from '../src/mock-llm/in-process.js';
 import { spawn } from 'node:child_process';
 import { freePort } from '../src/cli/ports.js';
@@ -160,8 +161,6 @@ async function criticalStages(
   return { stages, rounds };
 }
 
-const meanOf = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / (xs.length || Number.NaN);
-
 function pct(xs: readonly number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -255,8 +254,11 @@ interface Row {
   finishP50: number;
   calls: number;
   /** Means per evaluation, ms, that add up to its wall time over rounds × L (see {@link excessOf}). */
-  excess: { start: number; calls: number; between: number; finish: number };
+  excess: Excess;
 }
+
+/** An evaluation's wall time beyond rounds × L, ms, by part (see {@link excessOf}). */
+type Excess = { start: number; calls: number; between: number; finish: number };
 
 /**
  * Where an evaluation's wall time beyond rounds × L went, ms, in parts that add up: the start (created → its
@@ -265,12 +267,7 @@ interface Row {
  * engine's step, the next prompts, the provider gate) and the finish (last result → `finishedAt`). Calls in
  * the order they went out; one opens a new wave when it went out after every result of the wave before it.
  */
-function excessOf(
-  timings: readonly CallTiming[],
-  created: number,
-  finished: number,
-  rounds: number,
-): { start: number; calls: number; between: number; finish: number } {
+function excessOf(timings: readonly CallTiming[], created: number, finished: number, rounds: number): Excess {
   const waves: { from: number; to: number }[] = [];
   for (const t of timings) {
     const last = waves.at(-1);
@@ -302,7 +299,7 @@ async function summarise(
   const finishes: number[] = [];
   const ratios: number[] = [];
   const observedRatios: number[] = [];
-  const excesses: { start: number; calls: number; between: number; finish: number }[] = [];
+  const excesses: Excess[] = [];
   let failed = 0;
   let calls = 0;
   for (const s of subs) {
@@ -355,10 +352,10 @@ async function summarise(
     finishP50: pct(finishes, 50),
     calls,
     excess: {
-      start: meanOf(excesses.map((e) => e.start)),
-      calls: meanOf(excesses.map((e) => e.calls)),
-      between: meanOf(excesses.map((e) => e.between)),
-      finish: meanOf(excesses.map((e) => e.finish)),
+      start: mean(excesses.map((e) => e.start)),
+      calls: mean(excesses.map((e) => e.calls)),
+      between: mean(excesses.map((e) => e.between)),
+      finish: mean(excesses.map((e) => e.finish)),
     },
   };
 }
