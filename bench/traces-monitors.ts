@@ -7,7 +7,8 @@
  * export request that carried its last span) to its verdict (the evaluation's `finishedAt`), and whether the
  * budget monitor's spend stayed within its daily budget plus one evaluation; and that delay stage by stage, read
  * from the stack's log (./traces-stages.ts). The run fails (the bench exits 1) on a duplicate, a spend past the
- * budget, a run that did not settle, or a p95 delay above the contract's 10 s ({@link monitorFailures}).
+ * budget, a run that did not settle, no delay measured at all, or a p95 delay above the contract's 10 s
+ * ({@link monitorFailures}).
  */
 
 import { pct, stageLines } from './traces-stages.js';
