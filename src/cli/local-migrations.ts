@@ -8,10 +8,12 @@
  * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
  * (./wrangler-config.ts `readWorkerSetup`, each file's recording row included), so no wrangler import is needed here. Node only.
  */
-import type { D1Migrations, MiniflareOptions } from './worker-options.js';
+import type { D1Migrations, MiniflareInstance, MiniflareOptions } from './worker-options.js';
+import { Miniflare } from './worker-options.js';
 import type { CarryOverDb, CarryOverReport, SqlStatement } from '../config/d1-carry-over.js';
 import { carryOver } from '../config/d1-carry-over.js';
 import { shardBindingNames } from '../config/d1-buckets.js';
+import { configOf } from '../config/vars.js';
 
 /**
  * Runs `statements` as one D1 batch (one transaction) on the database bound as `binding`; resolves to
@@ -97,6 +99,31 @@ export async function applyMigrations(batch: D1Batch, databases: readonly D1Migr
     }
   }
   return applied;
+}
+
+/**
+ * The runtime's migration steps on the state of `options` (a Worker's Miniflare options): a new instance
+ * serving D1 alone ({@link d1OnlyOptions}, with `extra` over its options, such as where workerd's output
+ * goes), every one of `migrations` not yet applied, then the carry-over of a one-database state into the
+ * shards the Worker's `D1_SHARDS` names. Resolves to the instance, still serving D1 alone (the runtime swaps
+ * its Worker in with `setOptions`; a caller that only migrates disposes of it), and the carry-over's report.
+ * A step that fails disposes of the instance and rejects.
+ */
+export async function migrateLocalState(
+  options: MiniflareOptions,
+  migrations: readonly D1Migrations[],
+  extra: MiniflareOptions = {},
+): Promise<{ mf: MiniflareInstance; carried: CarryOverReport }> {
+  const mf = new Miniflare({ ...d1OnlyOptions(options), ...extra });
+  try {
+    const batch = d1BatchOver(await mf.ready);
+    await applyMigrations(batch, migrations);
+    const carried = await carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS);
+    return { mf, carried };
+  } catch (e) {
+    await mf.dispose();
+    throw e;
+  }
 }
 
 /**

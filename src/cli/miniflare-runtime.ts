@@ -17,11 +17,10 @@ import { isMain } from './args.js';
 import type { Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
 import { bucketOfId, shardOfBucket } from '../config/d1-buckets.js';
-import { configOf } from '../config/vars.js';
-import { applyMigrations, carryOverLocal, d1BatchOver, d1OnlyOptions } from './local-migrations.js';
+import { migrateLocalState } from './local-migrations.js';
 import { d1ReaderOver, localOpsSecret, localOpsUrl, withLocalOps } from './local-ops.js';
 import type { MiniflareInstance, MiniflareOptions, RuntimeConfig, WorkerSetup } from './worker-options.js';
-import { Miniflare, miniflareOptionsOf } from './worker-options.js';
+import { miniflareOptionsOf } from './worker-options.js';
 
 /** Parent → runtime. */
 export type RuntimeRequest =
@@ -59,11 +58,6 @@ async function describeInAny(
     if (last.evaluation || last.batch) return last;
   }
   return last;
-}
-
-/** `D1_SHARDS` as the Worker will read it (src/config/vars.ts: its default when unset). */
-function shardCountOf(options: MiniflareOptions): number {
-  return configOf(options.bindings ?? {}).D1_SHARDS;
 }
 
 function reply(message: RuntimeReply): void {
@@ -120,11 +114,10 @@ function serve(): void {
           const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
           // D1 alone first, migrated, then the Worker on the same instance: an alarm left in the state
           // may fire as soon as the Worker runs, and must find its tables.
-          mf = new Miniflare({ ...d1OnlyOptions(options), handleRuntimeStdio: passOutput });
-          const batch = d1BatchOver(await mf.ready);
-          await applyMigrations(batch, current.worker.d1);
           // A state written with fewer shards (one database) moves into its tenants' shards before anything reads it.
-          const carried = await carryOverLocal(batch, shardCountOf(options));
+          const migrated = await migrateLocalState(options, current.worker.d1, { handleRuntimeStdio: passOutput });
+          mf = migrated.mf;
+          const carried = migrated.carried;
           if (Object.keys(carried.moved).length > 0)
             process.stdout.write(`D1 carried over into the shards: ${JSON.stringify(carried.moved)}\n`);
           await mf.setOptions(optionsOf(current));

@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { D1Batch } from '../../src/cli/local-migrations.js';
 import type { D1Migrations } from '../../src/cli/worker-options.js';
-import { applyMigrations, carryOverLocal, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
+import {
+  applyMigrations,
+  carryOverLocal,
+  d1BatchOver,
+  d1OnlyOptions,
+  migrateLocalState,
+} from '../../src/cli/local-migrations.js';
 import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
@@ -22,9 +28,15 @@ import { TEST_MS } from '../support/patience.js';
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml');
 
+/** The Worker's Miniflare options of `setup` on the state at `persistTo`. */
+const optionsOn = (setup: WorkerSetup, persistTo: string) => ({
+  ...setup.workerOptions,
+  defaultPersistRoot: join(persistTo, 'v3'),
+});
+
 /** A D1-only instance on `persistTo`, as the runtime starts one before its Worker. */
 async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1Batch) => Promise<T>): Promise<T> {
-  const mf = new Miniflare(d1OnlyOptions({ ...setup.workerOptions, defaultPersistRoot: join(persistTo, 'v3') }));
+  const mf = new Miniflare(d1OnlyOptions(optionsOn(setup, persistTo)));
   try {
     return await use(d1BatchOver(await mf.ready));
   } finally {
@@ -125,5 +137,35 @@ describe('applyMigrations', { timeout: TEST_MS }, () => {
     expect(first).toEqual({ moved: { evaluations: 1 }, done: true });
     expect(again).toEqual({ moved: {}, done: true });
     expect(rows).toEqual([[{ config: '{"a":"it\'s \\"quoted\\""}' }], [{ n: 1 }], [{ n: 0 }]]);
+  });
+
+  it("migrateLocalState (the runtime's and the e2e seed's steps) migrates, carries over into D1_SHARDS' shards and leaves D1 served", async () => {
+    const setup = readWorkerSetup(CONFIG);
+    const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrate-local-')), 'state');
+    const tenant = 'tn_migratelocal1';
+    // A state written the one-database way: the control database migrated alone, one evaluation in it.
+    await withD1(setup, persistTo, async (batch) => {
+      await applyMigrations(
+        batch,
+        setup.d1.filter((d) => d.binding === 'DB'),
+      );
+      await batch('DB', [
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+           VALUES ('ev_migratelocal1', '${tenant}', 'succeeded', 'single', '{}', '{}', 1, 2)`,
+      ]);
+    });
+    // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
+    const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
+    const { mf, carried } = await migrateLocalState(optionsOn(setup, persistTo), setup.d1);
+    try {
+      expect(carried).toEqual({ moved: { evaluations: 1 }, done: true });
+      const batch = d1BatchOver(await mf.ready);
+      const [rows = []] = await batch(shard, ["SELECT id FROM evaluations WHERE id = 'ev_migratelocal1'"]);
+      expect(rows).toEqual([{ id: 'ev_migratelocal1' }]);
+      // Every database's migrations are in: a second pass applies none.
+      expect(await applyMigrations(batch, setup.d1)).toEqual([]);
+    } finally {
+      await mf.dispose();
+    }
   });
 });

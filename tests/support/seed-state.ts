@@ -3,18 +3,17 @@
  * state folder. A stack's runtime applies wrangler.toml's D1 migrations before its Worker runs
  * (src/cli/local-migrations.ts): 34 migrations on each of five databases (DB and four shards), about
  * 2.7 CPU-s of a fresh start's 5.4 at load 12. The global setup (./worker-bundle.ts) applies them once,
- * the runtime's way (a Miniflare serving D1 alone, the same batches, then the carry-over into the shards),
- * and a copy starts as a runtime that found its migrations recorded: it checks them (one read per
- * database) and applies none. Stacks whose test is about the migrations or the first start itself
+ * with the runtime's own steps (`migrateLocalState`: a Miniflare serving D1 alone, the same batches, then the
+ * carry-over into the shards), and a copy starts as a runtime that found its migrations recorded: it checks
+ * them (one read per database) and applies none. Stacks whose test is about the migrations or the first start itself
  * (tests/cli/e2e/start.test.ts) keep an empty folder. Node only.
  */
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { applyMigrations, carryOverLocal, d1BatchOver, d1OnlyOptions } from '../../src/cli/local-migrations.js';
+import { migrateLocalState } from '../../src/cli/local-migrations.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
-import { Miniflare, miniflareOptionsOf } from '../../src/cli/worker-options.js';
-import { configOf } from '../../src/config/vars.js';
+import { miniflareOptionsOf } from '../../src/cli/worker-options.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,15 +39,8 @@ export async function migrateState(setup: WorkerSetup, persistTo: string): Promi
     varsFromEnv: false,
     logRequests: false,
   });
-  const mf = new Miniflare(d1OnlyOptions(options));
-  try {
-    const batch = d1BatchOver(await mf.ready);
-    await applyMigrations(batch, setup.d1);
-    const bindings = (options.bindings ?? {}) as Record<string, unknown>;
-    await carryOverLocal(batch, configOf(bindings).D1_SHARDS);
-  } finally {
-    await mf.dispose();
-  }
+  const { mf } = await migrateLocalState(options, setup.d1);
+  await mf.dispose();
 }
 
 /**
