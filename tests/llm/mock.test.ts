@@ -226,9 +226,10 @@ describe('faults through the model name', () => {
 
   it("latency counts from the request's arrival: the mock's own work before the reply is inside it, not added", async () => {
     // The body arrives `slowBody` ms after the request (the mock's work before it can judge); the reply is due
-    // `latency` ms after arrival, not `slowBody + latency`.
-    const latency = 300;
-    const slowBody = 300;
+    // `latency` ms after arrival, not `slowBody + latency`. A second each: the bound below leaves 900 ms for a
+    // loaded machine and still fails the old wait (at least 2 s).
+    const latency = 1000;
+    const slowBody = 1000;
     const text = JSON.stringify({ model: mockModel({ latency }), messages: [{ role: 'user', content: 'arrival' }] });
     let bodySent!: number;
     const body = new ReadableStream<Uint8Array>({
@@ -248,8 +249,8 @@ describe('faults through the model name', () => {
     expect(res.status).toBe(200);
     expect(bodySent - t0).toBeGreaterThanOrEqual(slowBody - 10);
     expect(elapsed).toBeGreaterThanOrEqual(latency - 10);
-    // Before, the wait began once the body was read: at least slowBody + latency (600 ms).
-    expect(elapsed).toBeLessThan(slowBody + latency - 50);
+    // Before, the wait began once the body was read: at least slowBody + latency (2,000 ms).
+    expect(elapsed).toBeLessThan(slowBody + latency - 100);
   });
 
   it('mockModel and parseMockModel round-trip; bad names are a 400', async () => {
