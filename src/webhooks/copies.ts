@@ -28,7 +28,7 @@ export interface CopiedTable {
 }
 
 /** The copied webhook endpoints (`webhook_endpoints`). */
-const ENDPOINTS: CopiedTable = {
+export const WEBHOOK_ENDPOINTS: CopiedTable = {
   table: 'webhook_endpoints',
   key: 'id',
   columns: [
@@ -48,7 +48,7 @@ const ENDPOINTS: CopiedTable = {
 };
 
 /** The copied signing secret (`webhook_signing_secrets`). */
-const SECRETS: CopiedTable = {
+export const SIGNING_SECRETS: CopiedTable = {
   table: 'webhook_signing_secrets',
   key: 'tenant',
   columns: ['tenant', 'secret', 'previous_secret', 'previous_expires_at', 'created_at', 'updated_at'],
@@ -137,28 +137,23 @@ export async function copyFromHome(
 }
 
 /**
- * Writes the home shard's endpoint `id` (or, with no id, every endpoint of the tenant and its signing secret)
- * into each other shard of its spread, with `extra(db)` in the same batch there (e.g. failing the pending
- * deliveries of an endpoint just disabled). A no-op for a tenant of spread 1.
+ * Writes the home shard's endpoint `id` or signing secret into each other shard of its spread, with `extra(db)`
+ * in the same batch there (e.g. failing the pending deliveries of an endpoint just disabled). A no-op for a
+ * tenant of spread 1. (A whole copy of every endpoint and the secret is src/admin/spread-copies.ts's.)
  */
 export async function copyWebhookRecipients(
   env: Bindings,
   tenant: string,
-  only: { endpoint: string; extra?: (db: D1Database) => D1PreparedStatement[] } | { secret: true } | null = null,
+  only: { endpoint: string; extra?: (db: D1Database) => D1PreparedStatement[] } | { secret: true },
 ): Promise<void> {
-  const endpoints =
-    only === null
-      ? [{ t: ENDPOINTS, where: 'tenant = ?' }]
-      : 'endpoint' in only
-        ? [{ t: ENDPOINTS, where: 'tenant = ? AND id = ?', binds: [only.endpoint] }]
-        : [];
-  const secrets = only === null || 'secret' in only ? [{ t: SECRETS, where: 'tenant = ?' }] : [];
-  await copyFromHome(
-    env,
-    tenant,
-    [...endpoints, ...secrets],
-    only !== null && 'endpoint' in only ? only.extra : undefined,
-  );
+  if ('endpoint' in only)
+    await copyFromHome(
+      env,
+      tenant,
+      [{ t: WEBHOOK_ENDPOINTS, where: 'tenant = ? AND id = ?', binds: [only.endpoint] }],
+      only.extra,
+    );
+  else await copyFromHome(env, tenant, [{ t: SIGNING_SECRETS, where: 'tenant = ?' }]);
 }
 
 /**
