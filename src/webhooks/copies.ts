@@ -98,11 +98,26 @@ export async function inOtherCopies(
   } catch (e) {
     // Some shard missed the change: the maintenance cron copies the home shard's rows again
     // (src/admin/spread-copies.ts), whether or not the caller retries.
-    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
-      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
-    });
+    await oweCopies(env, tenant, e);
     throw e;
   }
+}
+
+/** The failures whose tenant is already marked as owing a copy, so a caller catching one marks it no more. */
+const owed = new WeakSet<object>();
+
+/**
+ * Marks `tenant` as owing a copy for the failure `e` (once per failure): the maintenance cron then copies its
+ * home rows again. A failed mark is logged, never thrown (the failure being handled is the one to report).
+ */
+async function oweCopies(env: Bindings, tenant: string, e: unknown): Promise<void> {
+  if (typeof e === 'object' && e !== null) {
+    if (owed.has(e)) return;
+    owed.add(e);
+  }
+  await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
+    log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
+  });
 }
 
 /**
@@ -186,8 +201,7 @@ export async function copyOrOwe(env: Bindings, tenant: string, copy: () => Promi
     await copy();
   } catch (e) {
     log('warn', 'spread.copy_owed', { tenant, error: messageOf(e) });
-    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
-      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
-    });
+    // Marked already when a shard's write failed (inOtherCopies); not when reading the home rows did.
+    await oweCopies(env, tenant, e);
   }
 }
