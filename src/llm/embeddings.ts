@@ -78,11 +78,14 @@ export function createEmbedder(settingsInput: LlmSettings | LlmSettingsInput, de
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const redact = settingsRedactor(settings);
+  if (!provider)
+    return () =>
+      Promise.resolve({ ok: false, error: { code: 'bad_request', message: `unknown provider "${providerId}"` } });
+  // Where and how every call sends: fixed by the settings, so worked out once.
+  const { fetch: fetchImpl, base } = transportOf(provider, deps);
+  const url = `${base.replace(/\/+$/, '')}/embeddings`;
+  const { headers } = wireTarget(provider, base);
   return async (texts, model) => {
-    if (!provider) return { ok: false, error: { code: 'bad_request', message: `unknown provider "${providerId}"` } };
-    const { fetch: fetchImpl, base } = transportOf(provider, deps);
-    const url = `${base.replace(/\/+$/, '')}/embeddings`;
-    const { headers } = wireTarget(provider, base);
     const failures: FailedAttempt[] = [];
     for (;;) {
       const attempt = failures.length + 1;
