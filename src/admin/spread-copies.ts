@@ -17,7 +17,7 @@ import { copiesDone, getTenant, mirrorTenant, tenantsOwingCopies } from '../tena
 import { copyFromHome, SIGNING_SECRETS, WEBHOOK_ENDPOINTS } from '../webhooks/copies.js';
 
 /** Tenants copied per cron run, at most: 20 (each is a few D1 batches per shard of its spread). */
-export const COPIES_PER_RUN = 20;
+const COPIES_PER_RUN = 20;
 
 /**
  * Copies tenant `t` (as the control database has it) into each D1 shard its records may be in: its row into

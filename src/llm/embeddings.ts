@@ -38,7 +38,7 @@ export type EmbedFunction = (texts: readonly string[], model: string) => Promise
 type Read = { kind: 'vectors'; vectors: number[][] } | AttemptFailure;
 
 /** The vectors of an embeddings body, checked: one finite, non-empty vector per input, all of one length. */
-export function readEmbeddings(body: unknown, providerId: string, count: number): Read {
+function readEmbeddings(body: unknown, providerId: string, count: number): Read {
   const malformed = (why: string): Read => ({
     kind: 'error',
     attemptKind: 'malformed',
