@@ -33,7 +33,11 @@ export async function copyTenantEverywhere(env: Bindings, t: TenantRecord): Prom
   // three tables reads the spread once and writes one batch per shard.
   if (shards.length > 1) {
     const tables = [WEBHOOK_ENDPOINTS, SIGNING_SECRETS, OTLP_EXPORTS];
-    await copyFromHome(env, t.id, tables.map((table) => ({ t: table, where: 'tenant = ?' })));
+    await copyFromHome(
+      env,
+      t.id,
+      tables.map((table) => ({ t: table, where: 'tenant = ?' })),
+    );
   }
   return readSpread;
 }
