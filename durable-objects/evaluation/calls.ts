@@ -187,15 +187,15 @@ export class Caller {
     };
     // The state it leads to, applied only once it is stored (a duplicate changes nothing).
     const engine = evaluation.engine;
-    const next = engine ? applyResult(engine.method, engine.state, result) : null;
-    const concludes = engine !== null && next !== null && outcome(engine.method, next) !== null;
+    const next = engine ? { engine, state: applyResult(engine.method, engine.state, result) } : null;
+    const concludes = next !== null && outcome(next.engine.method, next.state) !== null;
     // Stored and forgotten as pending in one synchronous block: never one without the other.
     this.instance.store.pending.settle(request.id);
     if (!this.instance.store.insertResult({ ...stored, attempts }, concludes)) {
       log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
       return;
     }
-    if (engine && next) engine.state = next;
+    if (next) next.engine.state = next.state;
     // A refusal (0 attempts) is stored like a result but is no call.
     if (attempts > 0) evaluation.callsDone += 1;
     evaluation.meta.updated_at = finishedAt;

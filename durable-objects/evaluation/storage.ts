@@ -160,7 +160,7 @@ export class EvaluationStore {
       this.sql.exec(scrubSql('pending', ['attempts'], '1'));
       if (!this.missing.has('ended')) this.sql.exec(scrubSql('ended', ['error'], '1'));
       for (const t of ['results', 'transcript', 'evaluation', 'pending', 'erasure'])
-        if (t !== 'erasure' || !this.missing.has(t)) this.sql.exec(`DELETE FROM ${t}`);
+        if (!(this.missing as ReadonlySet<string>).has(t)) this.sql.exec(`DELETE FROM ${t}`);
       this.putEnded(marker);
     });
   }

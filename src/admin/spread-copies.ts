@@ -9,15 +9,15 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { controlDb, tenantDbs } from '../config/d1-shards.js';
-import { copyOtlpExport } from '../exports/copies.js';
+import { OTLP_EXPORTS } from '../exports/copies.js';
 import { log, messageOf } from '../log/log.js';
 import { effectiveLimits } from '../tenants/limits.js';
 import type { TenantRecord } from '../tenants/rows.js';
 import { copiesDone, getTenant, mirrorTenant, tenantsOwingCopies } from '../tenants/rows.js';
-import { copyWebhookRecipients } from '../webhooks/copies.js';
+import { copyFromHome, SIGNING_SECRETS, WEBHOOK_ENDPOINTS } from '../webhooks/copies.js';
 
 /** Tenants copied per cron run, at most: 20 (each is a few D1 batches per shard of its spread). */
-export const COPIES_PER_RUN = 20;
+const COPIES_PER_RUN = 20;
 
 /**
  * Copies tenant `t` (as the control database has it) into each D1 shard its records may be in: its row into
@@ -29,8 +29,16 @@ export async function copyTenantEverywhere(env: Bindings, t: TenantRecord): Prom
   const readSpread = effectiveLimits(t.limits, env, t.spreadSeen).readSpread;
   const shards = tenantDbs(env, t.id, readSpread);
   await Promise.all(shards.filter((db) => db !== controlDb(env)).map((db) => mirrorTenant(db, t)));
-  // Its work's endings fan events out to the endpoints and the OTLP export in their own shard.
-  if (shards.length > 1) await Promise.all([copyWebhookRecipients(env, t.id), copyOtlpExport(env, t.id)]);
+  // Its work's endings fan events out to the endpoints and the OTLP export in their own shard: one copy of the
+  // three tables reads the spread once and writes one batch per shard.
+  if (shards.length > 1) {
+    const tables = [WEBHOOK_ENDPOINTS, SIGNING_SECRETS, OTLP_EXPORTS];
+    await copyFromHome(
+      env,
+      t.id,
+      tables.map((table) => ({ t: table, where: 'tenant = ?' })),
+    );
+  }
   return readSpread;
 }
 

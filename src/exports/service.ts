@@ -136,5 +136,7 @@ export async function putExports(env: Bindings, tenant: string, body: ExportsReq
     .run();
   // Every shard of the spread takes the new settings (a retried PUT writes them again).
   await copyOtlpExport(env, tenant);
-  return getExports(env, tenant);
+  // The home row answers: the new settings cleared the delivery figures, so no copy has any to merge in.
+  const row = await otlpExportRow(db, tenant);
+  return { otlp: row ? view(row) : null };
 }

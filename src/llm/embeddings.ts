@@ -38,7 +38,7 @@ export type EmbedFunction = (texts: readonly string[], model: string) => Promise
 type Read = { kind: 'vectors'; vectors: number[][] } | AttemptFailure;
 
 /** The vectors of an embeddings body, checked: one finite, non-empty vector per input, all of one length. */
-export function readEmbeddings(body: unknown, providerId: string, count: number): Read {
+function readEmbeddings(body: unknown, providerId: string, count: number): Read {
   const malformed = (why: string): Read => ({
     kind: 'error',
     attemptKind: 'malformed',
@@ -78,11 +78,14 @@ export function createEmbedder(settingsInput: LlmSettings | LlmSettingsInput, de
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
   const redact = settingsRedactor(settings);
+  if (!provider)
+    return () =>
+      Promise.resolve({ ok: false, error: { code: 'bad_request', message: `unknown provider "${providerId}"` } });
+  // Where and how every call sends: fixed by the settings, so worked out once.
+  const { fetch: fetchImpl, base } = transportOf(provider, deps);
+  const url = `${base.replace(/\/+$/, '')}/embeddings`;
+  const { headers } = wireTarget(provider, base);
   return async (texts, model) => {
-    if (!provider) return { ok: false, error: { code: 'bad_request', message: `unknown provider "${providerId}"` } };
-    const { fetch: fetchImpl, base } = transportOf(provider, deps);
-    const url = `${base.replace(/\/+$/, '')}/embeddings`;
-    const { headers } = wireTarget(provider, base);
     const failures: FailedAttempt[] = [];
     for (;;) {
       const attempt = failures.length + 1;

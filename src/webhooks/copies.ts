@@ -28,7 +28,7 @@ export interface CopiedTable {
 }
 
 /** The copied webhook endpoints (`webhook_endpoints`). */
-const ENDPOINTS: CopiedTable = {
+export const WEBHOOK_ENDPOINTS: CopiedTable = {
   table: 'webhook_endpoints',
   key: 'id',
   columns: [
@@ -48,7 +48,7 @@ const ENDPOINTS: CopiedTable = {
 };
 
 /** The copied signing secret (`webhook_signing_secrets`). */
-const SECRETS: CopiedTable = {
+export const SIGNING_SECRETS: CopiedTable = {
   table: 'webhook_signing_secrets',
   key: 'tenant',
   columns: ['tenant', 'secret', 'previous_secret', 'previous_expires_at', 'created_at', 'updated_at'],
@@ -98,11 +98,26 @@ export async function inOtherCopies(
   } catch (e) {
     // Some shard missed the change: the maintenance cron copies the home shard's rows again
     // (src/admin/spread-copies.ts), whether or not the caller retries.
-    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
-      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
-    });
+    await oweCopies(env, tenant, e);
     throw e;
   }
+}
+
+/** The failures whose tenant is already marked as owing a copy, so a caller catching one marks it no more. */
+const owed = new WeakSet<object>();
+
+/**
+ * Marks `tenant` as owing a copy for the failure `e` (once per failure): the maintenance cron then copies its
+ * home rows again. A failed mark is logged, never thrown (the failure being handled is the one to report).
+ */
+async function oweCopies(env: Bindings, tenant: string, e: unknown): Promise<void> {
+  if (typeof e === 'object' && e !== null) {
+    if (owed.has(e)) return;
+    owed.add(e);
+  }
+  await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
+    log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
+  });
 }
 
 /**
@@ -137,28 +152,23 @@ export async function copyFromHome(
 }
 
 /**
- * Writes the home shard's endpoint `id` (or, with no id, every endpoint of the tenant and its signing secret)
- * into each other shard of its spread, with `extra(db)` in the same batch there (e.g. failing the pending
- * deliveries of an endpoint just disabled). A no-op for a tenant of spread 1.
+ * Writes the home shard's endpoint `id` or signing secret into each other shard of its spread, with `extra(db)`
+ * in the same batch there (e.g. failing the pending deliveries of an endpoint just disabled). A no-op for a
+ * tenant of spread 1. (A whole copy of every endpoint and the secret is src/admin/spread-copies.ts's.)
  */
 export async function copyWebhookRecipients(
   env: Bindings,
   tenant: string,
-  only: { endpoint: string; extra?: (db: D1Database) => D1PreparedStatement[] } | { secret: true } | null = null,
+  only: { endpoint: string; extra?: (db: D1Database) => D1PreparedStatement[] } | { secret: true },
 ): Promise<void> {
-  const endpoints =
-    only === null
-      ? [{ t: ENDPOINTS, where: 'tenant = ?' }]
-      : 'endpoint' in only
-        ? [{ t: ENDPOINTS, where: 'tenant = ? AND id = ?', binds: [only.endpoint] }]
-        : [];
-  const secrets = only === null || 'secret' in only ? [{ t: SECRETS, where: 'tenant = ?' }] : [];
-  await copyFromHome(
-    env,
-    tenant,
-    [...endpoints, ...secrets],
-    only !== null && 'endpoint' in only ? only.extra : undefined,
-  );
+  if ('endpoint' in only)
+    await copyFromHome(
+      env,
+      tenant,
+      [{ t: WEBHOOK_ENDPOINTS, where: 'tenant = ? AND id = ?', binds: [only.endpoint] }],
+      only.extra,
+    );
+  else await copyFromHome(env, tenant, [{ t: SIGNING_SECRETS, where: 'tenant = ?' }]);
 }
 
 /**
@@ -191,8 +201,7 @@ export async function copyOrOwe(env: Bindings, tenant: string, copy: () => Promi
     await copy();
   } catch (e) {
     log('warn', 'spread.copy_owed', { tenant, error: messageOf(e) });
-    await markCopiesOwed(controlDb(env), tenant, Date.now()).catch((m: unknown) => {
-      log('error', 'spread.copies_mark_failed', { tenant, error: messageOf(m) });
-    });
+    // Marked already when a shard's write failed (inOtherCopies); not when reading the home rows did.
+    await oweCopies(env, tenant, e);
   }
 }

@@ -91,9 +91,9 @@ export async function registerEndpoint(
       idempotencyKey === null
         ? null
         : await tenantDb(env, tenant)
-            .prepare('SELECT url, events, description, secret FROM webhook_endpoints WHERE id = ? AND tenant = ?')
+            .prepare(`SELECT ${COLUMNS}, secret FROM webhook_endpoints WHERE id = ? AND tenant = ?`)
             .bind(id, tenant)
-            .first<{ url: string; events: string | null; description: string | null; secret: string }>();
+            .first<EndpointRow & { secret: string }>();
     if (first) {
       // The endpoint's own fields are the whole body: the same ones are the same request.
       if (first.url !== url || first.events !== events || first.description !== description)
@@ -103,7 +103,8 @@ export async function registerEndpoint(
           `Idempotency-Key "${idempotencyKey ?? ''}" was already used with a different request body`,
         );
       await copyWebhookRecipients(env, tenant, { endpoint: id });
-      return { endpoint: { ...(await getEndpoint(env, tenant, id)), secret: first.secret }, replayed: true };
+      // The row read above answers: the copy writes the other shards, never this one.
+      return { endpoint: { ...toEndpoint(first), secret: first.secret }, replayed: true };
     }
     throw new ApiError(
       409,

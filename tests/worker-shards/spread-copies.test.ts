@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copyOwedSpreads } from '../../src/admin/spread-copies.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
+import { tenantsOwingCopies } from '../../src/tenants/rows.js';
 import { drainAlarms } from '../worker/helpers.js';
 import { as, keyed, tenantWithKey } from '../worker/tenants-helpers.js';
 import { sinkUrl } from '../worker/webhooks-helpers.js';
@@ -134,6 +135,7 @@ describe("a spread tenant's copies", () => {
     // The spread as an admin set it before copies existed: on the tenant's row, nothing copied.
     await control.prepare('UPDATE tenants SET spread = 4, spread_seen = 4 WHERE id = ?').bind(t.tenant).run();
     expect((await endpointCopies(t.tenant, id)).reduce((a, b) => a + b)).toBe(1);
+    expect(await owingIds()).toContain(t.tenant);
     await copyOwedSpreads(env as unknown as Bindings);
     expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(1));
     expect((await exportRows(t.tenant)).every((row) => row?.endpoint === sinkUrl(`otlp-${t.tenant}`))).toBe(true);
@@ -142,24 +144,23 @@ describe("a spread tenant's copies", () => {
       .bind(t.tenant)
       .first<{ copies_spread: number }>();
     expect(row?.copies_spread).toBe(4);
-    const owing = await control
-      .prepare(
-        'SELECT count(*) AS n FROM tenants WHERE id = ? AND (copies_owed_at IS NOT NULL OR max(COALESCE(spread, 1), COALESCE(spread_seen, 1)) > COALESCE(copies_spread, 1))',
-      )
-      .bind(t.tenant)
-      .first<{ n: number }>();
-    expect(owing?.n).toBe(0);
+    expect(await owingIds()).not.toContain(t.tenant);
   });
 });
 
 const control = env.DB;
+
+/** The tenants that owe a copy, as the cron picks them (a limit above every tenant these tests make). */
+async function owingIds(): Promise<string[]> {
+  return (await tenantsOwingCopies(control, 1000)).map((o) => o.id);
+}
 
 /** A shard of a spread of 4 that is not the tenant's home. */
 function otherShard(tenant: string): number {
   return (shardOfBucket(bucketOf(tenant), SHARDS) + 1) % SHARDS;
 }
 
-/** Makes shard `i` refuse every `what` (INSERT, UPDATE or DELETE) of the tenant's webhook endpoints. */
+/** Makes shard `i` refuse every `what` (INSERT or DELETE) of the tenant's webhook endpoints. */
 async function refuse(i: number, tenant: string, what: 'INSERT' | 'DELETE'): Promise<void> {
   const row = what === 'DELETE' ? 'OLD' : 'NEW';
   await shards[i]
