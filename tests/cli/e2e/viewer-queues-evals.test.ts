@@ -165,6 +165,22 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     );
 
     const page = await rig.browser.page(PHONE);
+    // The page asks for an item as it opens (for the name the test above stored) and again when the name is
+    // cleared. The first answer is held until the second has been answered, as a slow network may order them:
+    // the page must keep showing the second (it showed the stored name's item, seen at a busy moment).
+    let answeredSecond = (): void => undefined;
+    const secondAnswered = new Promise<void>((resolve) => (answeredSecond = resolve));
+    let asks = 0;
+    await page.route(/\/next$/, async (route) => {
+      asks += 1;
+      if (asks === 1) {
+        await secondAnswered;
+        await route.continue();
+        return;
+      }
+      await route.fulfill({ response: await route.fetch() });
+      answeredSecond();
+    });
     await page.goto(`${url()}/#/labelling/${queue}`);
     // No name: the API counts the labels as the key's (here a deployment without keys: `anonymous`).
     await page.getByLabel('Your name').fill('');
@@ -183,6 +199,11 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     );
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page);
+    // The held first answer has come by now: it changed neither the name shown nor the form.
+    expect(asks).toBe(2);
+    expect(await page.getByRole('status').filter({ hasText: 'Labelling as' }).innerText()).toBe(
+      'Labelling as anonymous.',
+    );
     await page.keyboard.press('Enter');
     expect(await nextItem(page, 'reply-1')).toBe('reply-2');
     const [label] = await labelsOf(queue, 'reply-1');

@@ -246,13 +246,19 @@ export const labellingView: View = async (ctx) => {
     heading.focus({ preventScroll: true });
   };
 
+  // Only the latest ask is shown: the page asks as it opens and again when a name is set, and the first
+  // answer (for the stored name) can arrive after the second, which would show the old name's item.
+  let asked = 0;
   const next = async () => {
+    const ask = ++asked;
     const r = await request(`${path}/next`, {
       headers: { Accept: 'application/json', ...headers() },
       signal: ctx.signal,
     });
-    if (r.status === 204) done();
-    else show((await r.json()) as AnnotationNextItem);
+    const item = r.status === 204 ? null : ((await r.json()) as AnnotationNextItem);
+    if (ask !== asked) return;
+    if (item === null) done();
+    else show(item);
   };
 
   const send = async (item: AnnotationNextItem, form: ReturnType<typeof labelForm>) => {
