@@ -161,10 +161,11 @@ describe('POST /v1/traces', () => {
       ['1000000000000003', 1, 'tool'],
     ]);
     expect(t.spans[1]?.genAi.requestModel).toBe('gpt-4o');
-    const row = await testEnv.DB.prepare('SELECT root_name, service FROM traces WHERE trace_id = ?')
-      .bind(traceId)
-      .first();
-    expect(row).toEqual({ root_name: 'invoke_agent weather', service: 'weather-agent' });
+    // The trace's D1 row is written after its object has the spans (one failure beside a bench loop read it
+    // first): wait on it as on any event.
+    await expect
+      .poll(() => testEnv.DB.prepare('SELECT root_name, service FROM traces WHERE trace_id = ?').bind(traceId).first())
+      .toEqual({ root_name: 'invoke_agent weather', service: 'weather-agent' });
   });
 
   it('binary protobuf, gzip: 200 with an empty protobuf answer; the same spans', async () => {
