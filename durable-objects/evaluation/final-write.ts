@@ -13,7 +13,7 @@ import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
 import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
-import { parseStoredError, storedError } from './storage.js';
+import { parseStoredError, storedError } from './stored-rows.js';
 import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
 import { recordDbOf } from '../../src/config/d1-shards.js';

@@ -26,8 +26,9 @@ import { canTransition, isTerminal } from '../../src/evaluations/status.js';
 import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StatusView } from './event-builders.js';
 import { statusEvent, terminalEvents } from './event-builders.js';
-import type { EvaluationStore, MetaRow } from './storage.js';
-import { parseStoredError, storedError, storedVerdict } from './storage.js';
+import type { EvaluationStore } from './storage.js';
+import type { MetaRow } from './stored-rows.js';
+import { parseStoredError, storedError, storedVerdict } from './stored-rows.js';
 import type { Streams } from './streams.js';
 import type { EvaluationWithResultsText } from '../../src/evaluations/rows.js';
 

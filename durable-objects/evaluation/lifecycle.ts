@@ -26,8 +26,8 @@ import type { CacheHit } from '../../src/verdict-cache/hit.js';
 import { servedVerdict } from '../../src/verdict-cache/hit.js';
 import type { FinalWriter } from './final-write.js';
 import type { CachedEvaluation, EvaluationInstance, InstanceHooks } from './instance.js';
-import type { EndedRow, MetaRow } from './storage.js';
-import { parseStoredError, storedError } from './storage.js';
+import type { EndedRow, MetaRow } from './stored-rows.js';
+import { parseStoredError, storedError } from './stored-rows.js';
 import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 

@@ -6,102 +6,15 @@
  * the input gate (see docs/architecture.md).
  */
 import type { LlmCallResult } from '../../src/engine/call.js';
-import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import type { CallTiming } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
-import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { StoredResultView } from './event-builders.js';
 import type { LazyTable } from './migrations.js';
 import { LAZY_TABLES, openSchema } from './migrations.js';
 import { scrubSql } from '../../src/config/sqlite-scrub.js';
 import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/ending.js';
-import type { FlexFallback, Tier } from '../../src/llm/tiers.js';
-
-/** The single `evaluation` row. */
-export type MetaRow = {
-  id: string;
-  tenant: string;
-  method: string;
-  /** Resolved method config, JSON text. */
-  config: string;
-  /** Task, JSON text. */
-  task: string;
-  status: EvaluationStatus;
-  calls_planned: number;
-  started_at: number;
-  updated_at: number;
-  /** {@link EvaluationError} as JSON text, or null. */
-  error: string | null;
-  /** 1 once the final D1 write landed (or was given up on). */
-  finalized: number;
-  alarm_failures: number;
-  /** Consecutive failed final writes (backoff and the give-up check). */
-  finalize_failures: number;
-  /** The engine version the evaluation started with (src/engine/version.ts). */
-  engine_version: string;
-  /** {@link VerdictSummary} as JSON text once the protocol concluded, else null. */
-  verdict: string | null;
-  /** The service tier it runs at, and what a flex refusal leads to. */
-  tier: Tier;
-  flex_fallback: FlexFallback;
-  /** The group its batch-tier calls are waved with (its batch, else itself); null below the batch tier. */
-  wave_group: string | null;
-  /** The rubric's content (src/engine/rubric.ts) as JSON text, or null for none. */
-  rubric: string | null;
-};
-
-/**
- * The `ended` marker: the evaluation ended (cancel, DLQ failure, invalid or already-ended job) while this
- * object had not started it, so there is no `evaluation` row to carry the status.
- */
-export type EndedRow = {
-  id: string;
-  status: EvaluationStatus;
-  /** {@link EvaluationError} as JSON text, or null. */
-  error: string | null;
-  /** Epoch ms. */
-  at: number;
-};
-
-/** A `results` row. */
-export type ResultRow = {
-  seq: number;
-  call_id: string;
-  agent: string;
-  label: string;
-  stage: string;
-  ok: number;
-  /** {@link LlmCallResult} as JSON text. */
-  result: string;
-  attempts: number;
-  started_at: number;
-  finished_at: number;
-  latency_ms: number | null;
-};
-
-/** A result to store: what the call asked, what came back, and when. */
-export interface NewResult {
-  callId: string;
-  agent: string;
-  label: string;
-  stage: string;
-  result: LlmCallResult;
-  attempts: number;
-  startedAt: number;
-  finishedAt: number;
-  latencyMs: number;
-}
-
-/** The error stored as JSON text, or null when there is none. */
-export function parseStoredError(text: string | null): EvaluationError | null {
-  return text ? (JSON.parse(text) as EvaluationError) : null;
-}
-
-/** An error as stored: JSON text, or null. */
-export function storedError(error: EvaluationError | null): string | null {
-  return error ? JSON.stringify(error) : null;
-}
+import type { EndedRow, MetaRow, NewResult, ResultRow } from './stored-rows.js';
 
 /**
  * Typed access to the object's SQLite. The constructor migrates the schema (./migrations.ts). Reads whose
@@ -372,9 +285,4 @@ export class EvaluationStore {
     }
     return out;
   }
-}
-
-/** The verdict stored in the `evaluation` row, or null. */
-export function storedVerdict(m: Pick<MetaRow, 'verdict'>): VerdictSummary | null {
-  return m.verdict ? (JSON.parse(m.verdict) as VerdictSummary) : null;
 }
