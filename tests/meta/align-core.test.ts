@@ -70,6 +70,26 @@ describe('held-out figures and the tag rule', () => {
     expect(tagMoves(one)).toBe(false);
   });
 
+  it('gives an interval reaching 0 to a full gain when the held-out humans are nearly all of one label', () => {
+    // A resample with the humans' one label makes both κ 0 (their gain 0): with 2 of 20 items labelled B,
+    // (18/20)^20 = 12% of the resamples hold none, so the interval's lower end is 0 on every seed. Which items a
+    // job holds out follows from its random id: tests/worker/align.test.ts cannot expect the tag to move.
+    const flip = (xs: readonly Winner[]): Winner[] =>
+      xs.map((x, i) => (i % 4 === 1 || i % 4 === 2 ? (x === 'A' ? 'B' : 'A') : x));
+    const oneSided: Winner[] = Array.from({ length: 20 }, (_, i) => (i < 2 ? 'B' : 'A'));
+    const balanced: Winner[] = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'B' : 'A'));
+    for (const seed of [1, 2, 3]) {
+      const h = heldOutAgreement(oneSided, flip(oneSided), oneSided, seed);
+      expect(h.gain).toMatchObject({ value: 1, interval: { lo: 0 } });
+      expect(tagMoves(h)).toBe(false);
+      const b = heldOutAgreement(balanced, flip(balanced), balanced, seed);
+      expect(b.gain.value).toBe(1);
+      expect(b.gain.interval?.lo).toBeGreaterThan(0.5);
+      // Seeded: the same job, the same interval.
+      expect(heldOutAgreement(balanced, flip(balanced), balanced, seed)).toEqual(b);
+    }
+  });
+
   it('keeps the best candidate on validation, the first on a tie', () => {
     expect(
       bestCandidate([

