@@ -17,6 +17,7 @@ import {
   newTestId,
   pendingAlarm,
   pollUntil,
+  replyInGroups,
   statusRow,
   testEnv,
   waitForSnapshot,
@@ -29,10 +30,13 @@ const cancel = (id: string) => api(`/v1/batches/${id}/cancel`, { method: 'POST' 
 
 describe('POST /v1/batches/{id}/cancel', () => {
   it('cancels the running item (its call in flight is billed) and the queued ones without a call; the batch ends cancelled', async () => {
+    // The mock holds the first item's reply until the test lets it go: the cancel lands while the call is in
+    // flight however slow the machine (a 1.5 s latency was the window once, and a loaded machine missed it).
+    await replyInGroups('cancel-run', 2);
     const r = await apiWith({ BATCH_CONCURRENCY: '1' }, '/v1/batches', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...singleCallJudge('cancel-run', { latency: 1500 }), items: items(3) }),
+      body: JSON.stringify({ ...singleCallJudge('cancel-run'), items: items(3) }),
     });
     const { id } = await r.json<BatchAccepted>();
     const rows = await testEnv.DB.prepare('SELECT id FROM evaluations WHERE batch_id = ? ORDER BY batch_seq')
@@ -62,6 +66,8 @@ describe('POST /v1/batches/{id}/cancel', () => {
     expect(done.counts).toEqual({ total: 3, pending: 0, ended: 3, succeeded: 0, failed: 0, cancelled: 3 });
     for (const ev of [first, second, third]) expect((await statusRow(ev))?.status).toBe('cancelled');
     // The call in flight was recorded and billed once it returned; nothing else was called.
+    expect(await countRows('usage', first)).toBe(0);
+    await replyInGroups('cancel-run', 1);
     await pollUntil(
       () => countRows('usage', first),
       (n) => n === 1,

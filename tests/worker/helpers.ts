@@ -136,7 +136,8 @@ export async function waitForSnapshot(
 
 /**
  * Makes the mock send its replies to this seed's requests in groups of `size`: each held until `size` are
- * ready, then all at once (the results of a wave of `size` parallel calls arrive together).
+ * ready, then all at once (the results of a wave of `size` parallel calls arrive together). Called again, the
+ * replies held so far go out once they make a group of the new size: `size` 1 releases them.
  */
 export async function replyInGroups(seed: string, size: number): Promise<void> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');

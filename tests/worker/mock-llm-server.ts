@@ -11,7 +11,8 @@
  *   blank line, in order (what a template sent, e.g. the steps a rubric's auto-CoT wrote);
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
- *   (a wave of parallel calls gets its results together, however loaded the machine is).
+ *   (a wave of parallel calls gets its results together, however loaded the machine is); setting it again
+ *   keeps the replies held, and sends them if they make a group of the new size (`size=1` releases them).
  * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>&createLoss=<p>` sets the Batch API's
  *   turnaround and per-line failure and expiry rates for the batches created from then on, and the shares of
  *   uploads and of batch creations whose answer is lost (defaults: {@link BATCH_DEFAULTS});
@@ -146,7 +147,9 @@ export async function startTestMockServer(): Promise<TestMockServer> {
       }
       if (url.pathname === '/_test/groups' && request.method === 'PUT') {
         const size = Number(url.searchParams.get('size'));
-        groups.set(url.searchParams.get('seed') ?? '', { size, held: [] });
+        const held = groups.get(url.searchParams.get('seed') ?? '')?.held ?? [];
+        groups.set(url.searchParams.get('seed') ?? '', { size, held });
+        if (held.length >= size) for (const r of held.splice(0)) r();
         return Response.json({ size });
       }
       if (request.method === 'POST' && url.pathname.endsWith('/responses')) {
