@@ -13,10 +13,12 @@ import { api, apiWith } from './api-fetch.js';
 import {
   countRows,
   drainAlarms,
+  heldReplies,
   mockRequests,
   newTestId,
   pendingAlarm,
   pollUntil,
+  releaseReplies,
   replyInGroups,
   statusRow,
   testEnv,
@@ -32,7 +34,7 @@ describe('POST /v1/batches/{id}/cancel', () => {
   it('cancels the running item (its call in flight is billed) and the queued ones without a call; the batch ends cancelled', async () => {
     // The mock holds the first item's reply until the test lets it go: the cancel lands while the call is in
     // flight however slow the machine (a 1.5 s latency was the window once, and a loaded machine missed it).
-    await replyInGroups('cancel-run', 2);
+    await replyInGroups('cancel-run', Infinity);
     const r = await apiWith({ BATCH_CONCURRENCY: '1' }, '/v1/batches', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -67,7 +69,11 @@ describe('POST /v1/batches/{id}/cancel', () => {
     for (const ev of [first, second, third]) expect((await statusRow(ev))?.status).toBe('cancelled');
     // The call in flight was recorded and billed once it returned; nothing else was called.
     expect(await countRows('usage', first)).toBe(0);
-    await replyInGroups('cancel-run', 1);
+    await pollUntil(
+      () => heldReplies('cancel-run'),
+      (n) => n === 1,
+    );
+    expect(await releaseReplies('cancel-run')).toBe(1);
     await pollUntil(
       () => countRows('usage', first),
       (n) => n === 1,

@@ -136,13 +136,28 @@ export async function waitForSnapshot(
 
 /**
  * Makes the mock send its replies to this seed's requests in groups of `size`: each held until `size` are
- * ready, then all at once (the results of a wave of `size` parallel calls arrive together). Called again, the
- * replies held so far go out once they make a group of the new size: `size` 1 releases them.
+ * ready, then all at once (the results of a wave of `size` parallel calls arrive together). `Infinity`: every
+ * reply is held until {@link releaseReplies}.
  */
 export async function replyInGroups(seed: string, size: number): Promise<void> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
   const r = await fetch(`${base}/_test/groups?seed=${encodeURIComponent(seed)}&size=${size}`, { method: 'PUT' });
   if (!r.ok) throw new Error(`mock groups ${seed}: ${r.status}`);
+}
+
+/** The replies to this seed's requests the mock holds now (ready, waiting for their group: {@link replyInGroups}). */
+export async function heldReplies(seed: string): Promise<number> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  const r = await fetch(`${base}/_test/groups?seed=${encodeURIComponent(seed)}`);
+  return (await r.json<{ held: number }>()).held;
+}
+
+/** Sends the replies to this seed's requests the mock holds now, all in the same tick; answers how many. */
+export async function releaseReplies(seed: string): Promise<number> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  const r = await fetch(`${base}/_test/groups?seed=${encodeURIComponent(seed)}`, { method: 'POST' });
+  if (!r.ok) throw new Error(`mock groups ${seed}: ${r.status}`);
+  return (await r.json<{ released: number }>()).released;
 }
 
 /** Chat-completion requests the mock received for this seed (the evaluation id by default); `responses`: its `POST /v1/responses` requests. */

@@ -11,8 +11,9 @@
  *   blank line, in order (what a template sent, e.g. the steps a rubric's auto-CoT wrote);
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
- *   (a wave of parallel calls gets its results together, however loaded the machine is); setting it again
- *   keeps the replies held, and sends them if they make a group of the new size (`size=1` releases them).
+ *   (a wave of parallel calls gets its results together, however loaded the machine is); `size=Infinity` holds
+ *   every reply; `GET` answers `{ size, held }` (the replies held now), `POST` sends the replies held now
+ *   (a test lets a call in flight end when it chooses).
  * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>&createLoss=<p>` sets the Batch API's
  *   turnaround and per-line failure and expiry rates for the batches created from then on, and the shares of
  *   uploads and of batch creations whose answer is lost (defaults: {@link BATCH_DEFAULTS});
@@ -145,12 +146,20 @@ export async function startTestMockServer(): Promise<TestMockServer> {
       if (url.pathname === '/_test/prompts') {
         return Response.json({ prompts: prompts.get(url.searchParams.get('seed') ?? '') ?? [] });
       }
-      if (url.pathname === '/_test/groups' && request.method === 'PUT') {
-        const size = Number(url.searchParams.get('size'));
-        const held = groups.get(url.searchParams.get('seed') ?? '')?.held ?? [];
-        groups.set(url.searchParams.get('seed') ?? '', { size, held });
-        if (held.length >= size) for (const r of held.splice(0)) r();
-        return Response.json({ size });
+      if (url.pathname === '/_test/groups') {
+        const seed = url.searchParams.get('seed') ?? '';
+        if (request.method === 'PUT') {
+          const size = Number(url.searchParams.get('size'));
+          groups.set(seed, { size, held: [] });
+          return Response.json({ size });
+        }
+        const group = groups.get(seed);
+        if (request.method === 'POST') {
+          const released = group?.held.splice(0) ?? [];
+          for (const r of released) r();
+          return Response.json({ released: released.length });
+        }
+        return Response.json({ size: group?.size ?? null, held: group?.held.length ?? 0 });
       }
       if (request.method === 'POST' && url.pathname.endsWith('/responses')) {
         const seen = await seedOf(request);

@@ -45,6 +45,19 @@ export class TestEvaluationDO extends EvaluationDO {
     return this.final.finalize(this.started());
   }
 
+  /**
+   * Makes this instance's progress writes wait `ms` before they go out instead of the production
+   * `PROGRESS_DELAY_MS` (50 ms), so results that arrive together coalesce however long a loaded machine takes
+   * between them; a fresh instance after eviction has the production wait.
+   */
+  useProgressDelay(ms: number): void {
+    const writer = this.final;
+    const push = writer.pushProgress.bind(writer);
+    writer.pushProgress = (evaluation) => {
+      push(evaluation, ms);
+    };
+  }
+
   /** True while a progress write of this instance waits or runs. */
   progressBusy(): boolean {
     return this.final.progressBusy;
