@@ -14,7 +14,8 @@ import { log, messageOf } from '../log/log.js';
 import { effectiveLimits } from '../tenants/limits.js';
 import type { TenantRecord } from '../tenants/rows.js';
 import { copiesDone, getTenant, mirrorTenant, tenantsOwingCopies } from '../tenants/rows.js';
-import { copyFromHome, SIGNING_SECRETS, WEBHOOK_ENDPOINTS } from '../webhooks/copies.js';
+import { copyFromHome } from '../spread-copies/copies.js';
+import { SIGNING_SECRETS, WEBHOOK_ENDPOINTS } from '../webhooks/copies.js';
 
 /** Tenants copied per cron run, at most: 20 (each is a few D1 batches per shard of its spread). */
 const COPIES_PER_RUN = 20;

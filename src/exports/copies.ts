@@ -8,8 +8,8 @@
  * settings are unchanged, and `GET /v1/exports` merges them.
  */
 import type { Bindings } from '../config/bindings.js';
-import type { CopiedTable } from '../webhooks/copies.js';
-import { copyFromHome } from '../webhooks/copies.js';
+import type { CopiedTable } from '../spread-copies/copies.js';
+import { copyFromHome } from '../spread-copies/copies.js';
 
 /** The copied `otlp_exports` row: the settings copied, the delivery figures each shard's own. */
 export const OTLP_EXPORTS: CopiedTable = {

@@ -7,7 +7,7 @@
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { spreadDbs } from '../tenants/rows.js';
-import { inOtherCopies } from '../webhooks/copies.js';
+import { inOtherCopies } from '../spread-copies/copies.js';
 import { copyOtlpExport } from './copies.js';
 import { requireWebhookUrl } from '../webhooks/url-checks.js';
 import { isoOrNull } from '../webhooks/url-checks.js';

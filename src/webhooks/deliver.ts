@@ -26,7 +26,7 @@ import { signStandardWebhook, validSecrets } from './signature.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { configOf } from '../config/vars.js';
 import { recordDb } from '../config/d1-shards.js';
-import { inOtherCopies } from './copies.js';
+import { inOtherCopies } from '../spread-copies/copies.js';
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome =

@@ -16,7 +16,8 @@ import { MAX_ENDPOINTS_PER_TENANT } from './schemas.js';
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { sha256Hex } from '../http/request-hash.js';
-import { copyOrOwe, copyWebhookRecipients, inEveryCopy } from './copies.js';
+import { copyOrOwe, inEveryCopy } from '../spread-copies/copies.js';
+import { copyWebhookRecipients } from './copies.js';
 
 interface EndpointRow {
   id: string;

@@ -13,7 +13,8 @@ import type { SigningSecretCreatedSchema, SigningSecretStatusSchema } from './sc
 import { newWebhookSecret, ROTATION_GRACE_MS } from './signature.js';
 import type { z } from 'zod';
 import { tenantDb } from '../config/d1-shards.js';
-import { copyOrOwe, copyWebhookRecipients } from './copies.js';
+import { copyOrOwe } from '../spread-copies/copies.js';
+import { copyWebhookRecipients } from './copies.js';
 
 /** Whether the tenant has a signing secret, and since when. */
 export async function signingSecretStatus(

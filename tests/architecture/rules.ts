@@ -118,6 +118,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/traces': ['ingest.ts', 'links.ts', 'otlp-logs.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
   'src/monitors': ['runner.ts'],
   'src/exports': ['copies.ts', 'delivery.ts'],
+  'src/spread-copies': ['copies.ts'],
 };
 
 /** Every unit that is not a feature, by kind. */
