@@ -14,6 +14,7 @@ import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, pollUntil, testEnv } from './helpers.js';
+import { TEST_MS, WAIT_MS } from '../support/patience.js';
 
 afterEach(drainAlarms);
 
@@ -71,11 +72,13 @@ const ended = (path: string) =>
   pollUntil(
     async () => (await api(path)).json<Alignment>(),
     (a) => a.status !== 'running',
-    60_000,
+    WAIT_MS,
     200,
   );
 
-describe('aligning a pointwise rubric by thresholds', () => {
+// A test labels its items one request at a time, then waits (up to WAIT_MS) for a job that judges dozens of them:
+// the runner's usual TEST_MS leaves a loaded machine too little beyond that wait.
+describe('aligning a pointwise rubric by thresholds', { timeout: TEST_MS + WAIT_MS }, () => {
   it('learns per-aspect cut-offs into a new version whose verdicts carry the bands, and raises held-out κ', async () => {
     const { rubric, queue } = await labelled(30);
     const r = await postJson(`/v1/rubrics/${rubric}/align`, {

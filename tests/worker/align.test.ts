@@ -20,6 +20,7 @@ import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, pollUntil, testEnv } from './helpers.js';
 import { as, keyed, newKey, newTenant } from './tenants-helpers.js';
+import { TEST_MS, WAIT_MS } from '../support/patience.js';
 
 afterEach(drainAlarms);
 
@@ -82,7 +83,7 @@ async function ended(path: string, get: (p: string) => Promise<Response> = api):
   return pollUntil(
     async () => (await get(path)).json<Alignment>(),
     (a) => a.status !== 'running',
-    60_000,
+    WAIT_MS,
     200,
   );
 }
@@ -117,7 +118,9 @@ async function evaluationsOf(runs: readonly string[]): Promise<number> {
   return n;
 }
 
-describe('aligning a rubric to its labels', () => {
+// A test labels its items one request at a time, then waits (up to WAIT_MS) for a job that judges dozens of them:
+// the runner's usual TEST_MS leaves a loaded machine too little beyond that wait.
+describe('aligning a rubric to its labels', { timeout: TEST_MS + WAIT_MS }, () => {
   it('few-shot: 202 with a job that creates a version, raises held-out κ and moves the tag by the interval', async () => {
     const { rubric, queue } = await labelled(40);
     const r = await postJson(`/v1/rubrics/${rubric}/align`, {

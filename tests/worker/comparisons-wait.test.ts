@@ -9,6 +9,7 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, mockRequests, newTestId, pollUntil, testEnv } from './helpers.js';
+import { WAIT_MS } from '../support/patience.js';
 
 afterEach(drainAlarms);
 
@@ -80,7 +81,7 @@ describe('the verdict cache on a comparison', () => {
     const c = await pollUntil(
       () => view(id),
       (v) => v.basis === 'final',
-      30_000,
+      WAIT_MS,
       25,
     );
     return { c, calls: await mockRequests(seed) };
@@ -139,7 +140,7 @@ describe('the tier of a comparison', () => {
     await pollUntil(
       () => view(id),
       (v) => v.status === 'cancelled' && v.basis === 'final',
-      30_000,
+      WAIT_MS,
       50,
     );
   });

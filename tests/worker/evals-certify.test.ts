@@ -14,6 +14,7 @@ import { workerFetch } from './api-fetch.js';
 import { clear, labelledRubric, unsure } from './certify-support.js';
 import { drainAlarms, pollUntil } from './helpers.js';
 import { failure, judgeModel, sdk } from './openai-support.js';
+import { WAIT_MS } from '../support/patience.js';
 
 afterEach(drainAlarms);
 
@@ -86,14 +87,14 @@ async function certifiedRun(evalId: string, body: object): Promise<Run> {
       }
       throw e;
     });
-  return (await pollUntil(attempt, (r) => r !== null, 60_000, 200)) as Run;
+  return (await pollUntil(attempt, (r) => r !== null, WAIT_MS, 200)) as Run;
 }
 
 const ended = (evalId: string, runId: string) =>
   pollUntil(
     async () => (await client.evals.runs.retrieve(runId, { eval_id: evalId })) as Run,
     (r) => ['completed', 'failed', 'canceled'].includes(r.status),
-    60_000,
+    WAIT_MS,
     100,
   );
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
+import { WAIT_MS } from '../support/patience.js';
 
 const client = sdk();
 
@@ -62,7 +63,7 @@ describe('files for eval data through the openai SDK', () => {
     const run = await pollUntil(
       () => client.evals.runs.retrieve(created.id, { eval_id: ev.id }),
       (r) => r.status !== 'queued' && r.status !== 'in_progress',
-      30_000,
+      WAIT_MS,
       50,
     );
     expect(run.status).toBe('completed');

@@ -11,6 +11,7 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import { holdMockBatchApi, pollUntil, testEnv } from './helpers.js';
 import { judgeModel, sdk } from './openai-support.js';
 import { usageSince } from '../../src/tenants/quota.js';
+import { WAIT_MS } from '../support/patience.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
@@ -36,7 +37,7 @@ function ended(evalId: string, runId: string): Promise<Run> {
   return pollUntil(
     () => client.evals.runs.retrieve(runId, { eval_id: evalId }),
     (r) => ['completed', 'failed', 'canceled'].includes(r.status),
-    60_000,
+    WAIT_MS,
     100,
   );
 }
