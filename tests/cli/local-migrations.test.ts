@@ -44,8 +44,9 @@ async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1B
   }
 }
 
-// Five wrangler processes one after another, each starting workerd: the first test took over 60 s at load 17-20.
-describe('applyMigrations', { timeout: TEST_MS }, () => {
+// Five wrangler processes one after another, each starting workerd: the first test took over 60 s at load 17-20,
+// and over 150 s at load 21.
+describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
   it('applies each migration once to every database, in order, and wrangler then finds nothing to apply', async () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrations-')), 'state');

@@ -24,6 +24,7 @@ import type { EngineState } from '../../src/engine/protocol.js';
 import { EngineInputError, createEvaluation } from '../../src/engine/protocol.js';
 import type { JudgedPointwiseTask } from '../../src/engine/judged.js';
 import type { Task } from '../../src/engine/task.js';
+import { TEST_MS } from '../support/patience.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, promptText, verdictOf, waveIds } from '../support/waves.js';
 
@@ -630,34 +631,39 @@ describe('DEBATE as debate.py runs under autogen (flow and promptSource code, th
     expect(waveIds(early.waves).flat()).toEqual(['score0']);
   });
 
-  it('plans the longest run: every reply read, no NO_ISSUE, no TERMINATE (checked against every other run for n ≤ 4)', () => {
-    for (let n = 1; n <= 4; n++) {
-      const config = debateConfigSchema.parse({ method: 'debate', ...CODE, maxIterations: n });
-      const planned = debateMethod.plannedCalls(config, TASK);
-      let longest = 0;
-      const explore = (replies: Record<string, string>): void => {
-        let open: string | undefined;
-        try {
-          const { waves } = driveByWaves(method, createEvaluation(method, config, TASK), (r) => {
-            const reply = replies[r.id];
-            if (reply !== undefined) return reply;
-            open = r.id;
-            throw new Error(`${r.id} is not scripted yet`);
-          });
-          longest = Math.max(longest, waves.flat().length);
-        } catch (error) {
-          if (open === undefined) throw error;
-          const options = open.startsWith('critic')
-            ? ['Too high.', 'Too high. TERMINATE', 'NO_ISSUE', 'NO_ISSUE TERMINATE']
-            : ['Score 3.', 'Score 3. TERMINATE'];
-          for (const o of options) explore({ ...replies, [open]: o });
-        }
-      };
-      explore({});
-      expect([n, planned]).toEqual([n, longest]);
-    }
-    expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);
-  });
+  // Every run up to n = 4: about 1 s alone, past the project's 20 s at load 21.
+  it(
+    'plans the longest run: every reply read, no NO_ISSUE, no TERMINATE (checked against every other run for n ≤ 4)',
+    () => {
+      for (let n = 1; n <= 4; n++) {
+        const config = debateConfigSchema.parse({ method: 'debate', ...CODE, maxIterations: n });
+        const planned = debateMethod.plannedCalls(config, TASK);
+        let longest = 0;
+        const explore = (replies: Record<string, string>): void => {
+          let open: string | undefined;
+          try {
+            const { waves } = driveByWaves(method, createEvaluation(method, config, TASK), (r) => {
+              const reply = replies[r.id];
+              if (reply !== undefined) return reply;
+              open = r.id;
+              throw new Error(`${r.id} is not scripted yet`);
+            });
+            longest = Math.max(longest, waves.flat().length);
+          } catch (error) {
+            if (open === undefined) throw error;
+            const options = open.startsWith('critic')
+              ? ['Too high.', 'Too high. TERMINATE', 'NO_ISSUE', 'NO_ISSUE TERMINATE']
+              : ['Score 3.', 'Score 3. TERMINATE'];
+            for (const o of options) explore({ ...replies, [open]: o });
+          }
+        };
+        explore({});
+        expect([n, planned]).toEqual([n, longest]);
+      }
+      expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);
+    },
+    TEST_MS,
+  );
 
   it('fluency reads the last digit of the last integer; "04" reads 4 (int() before the digit)', () => {
     const task: JudgedPointwiseTask = { ...TASK, aspect: { name: 'fluency', scale: { min: 1, max: 3 } } };
