@@ -12,7 +12,8 @@ import type { CarryOverDb, CarryOverReport } from '../../src/config/d1-carry-ove
 import { CARRY_OVER_RULES, carryOver } from '../../src/config/d1-carry-over.js';
 import { carryOverDb } from '../../src/config/d1-shards.js';
 import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
-import { drainAlarms, migrate, pollUntil } from './helpers.js';
+import { migrate } from './d1-migrate.js';
+import { drainAlarms, pollUntil } from './helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import { as, asAdmin, keyed, submitOk, twoTenantsApart } from './tenants-helpers.js';
 

@@ -17,7 +17,8 @@ import { POINTWISE_RUBRIC_EXAMPLE } from '../../src/rubrics/examples.js';
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { tenantOf } from '../../src/tenants/auth.js';
 import { apiWith } from './api-fetch.js';
-import { insertJob, migrate, PAIRWISE } from './helpers.js';
+import { migrate } from './d1-migrate.js';
+import { insertJob, PAIRWISE } from './helpers.js';
 
 const SHARDS = 4;
 const sharded = { ...(env as unknown as Bindings), D1_SHARDS: String(SHARDS) } as Bindings;

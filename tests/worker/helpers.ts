@@ -5,7 +5,7 @@
  * draining alarms between tests (alarms are not reset between tests: workers-sdk#5388).
  */
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
-import { applyD1Migrations, listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
+import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
@@ -345,38 +345,6 @@ export async function runInTestObject<R>(
 /** The evaluation object's pending alarm (epoch ms), or null: with nothing in flight, null means nothing more will happen. */
 export async function pendingAlarm(id: string): Promise<number | null> {
   return runInDurableObject(evaluationStub(testEnv, id), (_o, state) => state.storage.getAlarm());
-}
-
-/**
- * Applies the migrations (the pool's reading of migrations/, `TEST_MIGRATIONS`) to the D1 databases bound as
- * `bindings` (e.g. `['DB']`, or the shards' `DB_00`…), side by side: each file starts on empty storage.
- */
-export async function migrate(bindings: readonly string[]): Promise<void> {
-  const all = env as unknown as Record<string, unknown> & {
-    TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1];
-  };
-  await Promise.all(bindings.map((b) => migrateEmpty(all[b] as D1Database, all.TEST_MIGRATIONS)));
-}
-
-/**
- * Every migration in one D1 batch (one transaction, one round trip), with the `d1_migrations` rows wrangler
- * and `applyD1Migrations` keep: on an empty database the same tables, where `applyD1Migrations` made two
- * round trips and one batch per migration (26 per database, in every file's setup). A database that already
- * has some fails the batch, which leaves nothing behind, and gets `applyD1Migrations`.
- */
-async function migrateEmpty(db: D1Database, migrations: Parameters<typeof applyD1Migrations>[1]): Promise<void> {
-  const books = db.prepare('INSERT INTO d1_migrations (name) VALUES (?)');
-  try {
-    await db.batch([
-      db.prepare(
-        `CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
-           applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
-      ),
-      ...migrations.flatMap((m) => [...m.queries.map((q) => db.prepare(q)), books.bind(m.name)]),
-    ]);
-  } catch {
-    await applyD1Migrations(db, migrations);
-  }
 }
 
 /**

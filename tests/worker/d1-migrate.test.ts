@@ -1,0 +1,33 @@
+/**
+ * Each test file's D1 schema (./d1-migrate.ts): the schema replayed from a migrated database is the one
+ * migrations/ make, object by object, with the same books, so files after a runtime's first test what the
+ * migrations make.
+ */
+import { applyD1Migrations } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { expect, it } from 'vitest';
+import { migrate } from './d1-migrate.js';
+
+const all = env as unknown as Record<string, D1Database> & { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] };
+
+/** Every object of `db`'s schema with its CREATE text, and its books' names in order. */
+async function schemaOf(db: D1Database) {
+  const [objects, books] = await db.batch([
+    db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT GLOB '_cf_*' ORDER BY type, name"),
+    db.prepare('SELECT name FROM d1_migrations ORDER BY id'),
+  ]);
+  return { objects: objects?.results, books: books?.results };
+}
+
+it('replays the schema the migrations make, books included', async () => {
+  // DB got its schema in this file's setup; DB_00 gets every migration one by one (the pool's own way), DB_01
+  // the replay (this runtime's first file migrated its DB in one batch and kept what that made).
+  await applyD1Migrations(all.DB_00 as D1Database, all.TEST_MIGRATIONS);
+  await migrate(['DB_01']);
+  await migrate(['DB_02']);
+  const stepwise = await schemaOf(all.DB_00 as D1Database);
+  expect(stepwise.objects?.length).toBeGreaterThan(40);
+  expect(stepwise.books?.length).toBe(all.TEST_MIGRATIONS.length);
+  for (const binding of ['DB', 'DB_01', 'DB_02'])
+    expect(await schemaOf(all[binding] as D1Database), binding).toEqual(stepwise);
+});
