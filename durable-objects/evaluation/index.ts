@@ -2,13 +2,10 @@
  * @module
  * `EvaluationDO`: one Durable Object per evaluation (`idFromName(evaluationId)`) that drives the engine
  * to a verdict from its alarm. This file is the glue: RPC ({@link EvaluationRpc}), the alarm and
- * `fetch` (live events). The parts, each in its own file of this folder:
- * - schema.ts / storage.ts: the object's SQLite (numbered migrations, rows);
- * - runtime.ts: the in-memory cache, replay pinned to the engine version, local status changes;
- * - lifecycle.ts: start, cancel / fail, the `ended` marker; final-write.ts: the single final D1 write,
- *   its retries, progress writes; erase.ts: erasing its data when the caller deletes it;
- * - step.ts: one alarm step through the shared call pool; calls.ts: one call made and its result stored;
- * - streams.ts + event-builders.ts: SSE / WebSocket subscribers and the (pure) events they get.
+ * `fetch` (live events). The parts, each in its own file of this folder: migrations.ts / storage.ts, the
+ * object's SQLite; instance.ts, the in-memory cache and replay pinned to the engine version; lifecycle.ts,
+ * start, cancel / fail, the `ended` marker; final-write.ts, the single final D1 write and progress writes;
+ * erase.ts; step.ts, one alarm step; calls.ts, one call made and stored; streams.ts + event-builders.ts.
  *
  * Event-sourced: every LLM result is written to the object's SQLite (`results`, keyed by call id) the
  * moment it arrives and before anything else happens; the engine state is the fold of `applyResult`
@@ -136,20 +133,23 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   }
 
   /**
-   * Starts the evaluation and, when this call started it, runs its first step now (no alarm hop; the
-   * watchdog alarm, {@link INLINE_WATCHDOG_MS}, resumes the work if this instance dies mid-step), then
-   * waits for the end as {@link awaitEnd} does (`timeoutMs` 0: not at all). The step goes on after a
-   * timeout: only the wait ends.
+   * Starts the evaluation and, when this call started it, runs its first step now (no alarm hop), then waits
+   * for the end as {@link awaitEnd} does (`timeoutMs` 0: not at all). Should this instance die mid-step, the
+   * watchdog alarm ({@link INLINE_WATCHDOG_MS}) resumes the work, or while the caller waits, the caller: its RPC
+   * fails and the API queues the job (the watchdog is armed only if the wait ends first). The step goes on.
    */
   async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
     this.checkId(id, 'startAndAwait');
     const fresh = !this.instance.load() && !this.instance.store.ended();
-    const started = await this.lifecycle.start(id, job, fresh ? INLINE_WATCHDOG_MS : 1);
+    const watched = fresh && timeoutMs > 0;
+    const started = await this.lifecycle.start(id, job, fresh ? (watched ? null : INLINE_WATCHDOG_MS) : 1);
     if (started.status === 'not_found') return started;
-    if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline());
+    if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline(!watched));
     // No wait asked (the API without `Prefer: wait`, a batch's next item): the start's status.
     if (timeoutMs <= 0) return this.endedStatus() ?? started;
-    return await this.awaitEnd(id, timeoutMs);
+    const out = await this.awaitEnd(id, timeoutMs);
+    if (watched) await this.stepper.armWatchdog(INLINE_WATCHDOG_MS);
+    return out;
   }
 
   /**

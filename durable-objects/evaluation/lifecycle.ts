@@ -49,8 +49,9 @@ export class Lifecycle {
    * D1 already shows as ended is not started.
    * @param job the row as just inserted (the API's fast start); its status, if any, is ignored.
    */
-  async start(id: string, job?: StartJob, firstAlarmInMs = 1): Promise<StatusResult> {
-    // firstAlarmInMs: when the first alarm fires after a first start, ms (default 1: it runs the first step).
+  async start(id: string, job?: StartJob, firstAlarmInMs: number | null = 1): Promise<StatusResult> {
+    // firstAlarmInMs: when the first alarm fires after a first start, ms (default 1: it runs the first step);
+    // null: none (the caller runs the first step and its waiting RPC stands watch, see `startAndAwait`).
     const current = this.instance.load();
     if (current) {
       await this.ensureAlarm(current.meta);
@@ -119,7 +120,11 @@ export class Lifecycle {
     if (armed === null || armed > now + 1) await this.instance.ctx.storage.setAlarm(now + 1);
   }
 
-  private async firstStart(id: string, given: StartJob | undefined, firstAlarmInMs: number): Promise<StatusResult> {
+  private async firstStart(
+    id: string,
+    given: StartJob | undefined,
+    firstAlarmInMs: number | null,
+  ): Promise<StatusResult> {
     let job: StartJob;
     if (given) {
       job = given;
@@ -210,8 +215,8 @@ export class Lifecycle {
     if (job.cached && job.cached.verdict !== null)
       return this.serveHit(evaluation, { ...job.cached, verdict: job.cached.verdict });
     // Normally the alarm runs the first step at once; when the caller runs it (startAndAwait), the alarm is
-    // the watchdog that resumes the work should this instance die mid-step.
-    await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
+    // the watchdog that resumes the work should this instance die mid-step, unless the caller's RPC stands watch.
+    if (firstAlarmInMs !== null) await this.instance.ctx.storage.setAlarm(Date.now() + firstAlarmInMs);
     // Off the critical path: the first call need not wait for D1. The guard (status queued/running)
     // keeps the write from reviving an ended row, and confirmRunning ends the run here if it had ended. The
     // API's fast start marked its fresh row in its insert batch: nothing can have ended it since.

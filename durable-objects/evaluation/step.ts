@@ -78,13 +78,18 @@ export class Stepper {
     }
   }
 
+  /** Whether this instance armed the watchdog of the first step it ran itself ({@link runInline} clears it). */
+  private watchdogArmed = false;
+
   /**
-   * The first step, run by the caller of `startAndAwait` instead of by the alarm. The watchdog alarm the
-   * start armed resumes the work should this instance die mid-step; a step that threw re-arms the alarm at
-   * once (the platform's alarm retry then takes over). A step that ended the evaluation with its final write
-   * done clears the watchdog, which would only find nothing to do.
+   * The first step, run by the caller of `startAndAwait` instead of by the alarm. The watchdog alarm
+   * (`watchdogArmed`: the start armed it; else the caller's waiting RPC stands watch, see {@link armWatchdog})
+   * resumes the work should this instance die mid-step; a step that threw re-arms the alarm at once (the
+   * platform's alarm retry then takes over). A step that ended the evaluation with its final write done
+   * clears an armed watchdog, which would only find nothing to do.
    */
-  async runInline(): Promise<void> {
+  async runInline(watchdogArmed: boolean): Promise<void> {
+    this.watchdogArmed ||= watchdogArmed;
     try {
       await this.alarm();
     } catch {
@@ -92,13 +97,23 @@ export class Stepper {
       return;
     }
     const evaluation = this.instance.load();
-    if (
-      evaluation &&
-      isTerminal(evaluation.meta.status) &&
-      evaluation.meta.finalized === 1 &&
-      this.instance.inFlight.size === 0
-    )
+    if (this.watchdogArmed && evaluation && !owed(evaluation) && this.instance.inFlight.size === 0)
       await this.instance.ctx.storage.deleteAlarm();
+  }
+
+  /**
+   * Arms the watchdog `delayMs` from now while work is owed and no alarm is armed: the caller's wait for the
+   * first step ended before the work did, so its RPC (which an instance that dies fails, and the API then hands
+   * the job to the queue) no longer stands watch.
+   */
+  async armWatchdog(delayMs: number): Promise<void> {
+    const evaluation = this.instance.load();
+    if (!owed(evaluation)) return;
+    const armed = await this.instance.ctx.storage.getAlarm();
+    // The input gate was open: the step may have ended the work meanwhile.
+    if (armed !== null || !owed(evaluation)) return;
+    this.watchdogArmed = true;
+    await this.instance.ctx.storage.setAlarm(Date.now() + delayMs);
   }
 
   /**
@@ -249,4 +264,9 @@ export class Stepper {
     if (this.instance.inFlight.size > 0) return 'in_flight';
     return this.caller.parked.size > 0 || pending.waiting(Date.now()).size > 0 ? 'waiting' : 'stuck';
   }
+}
+
+/** Whether `evaluation` still has work or its final write ahead of it. */
+function owed(evaluation: CachedEvaluation | null): boolean {
+  return evaluation !== null && (!isTerminal(evaluation.meta.status) || evaluation.meta.finalized === 0);
 }

@@ -436,9 +436,9 @@ export interface EvaluationWithResults {
 }
 
 /**
- * The evaluation, its verdict and its usage sums in ONE D1 round trip (a batch of three reads), or null
- * when `tenant` has no such evaluation. For reads right after an end (`Prefer: wait`), where three
- * round trips per judged item showed in the runtime's CPU.
+ * The evaluation, its verdict and its usage sums in ONE D1 statement, or null when `tenant` has no such
+ * evaluation. For reads right after an end (`Prefer: wait`), where three round trips per judged item showed
+ * in the runtime's CPU.
  */
 export async function readWithResults(
   db: D1Database,
@@ -449,19 +449,23 @@ export async function readWithResults(
 }
 
 /**
- * The reads of {@link readWithResults}, for a D1 batch that ends the evaluation first (the object's final
- * write, when the API waits for it: the answer's read rides on the write's round trip). Parse the three
- * results with {@link withResultsOf}.
+ * The read of {@link readWithResults} (one statement: the row, its verdict text and its usage sums), for a
+ * D1 batch that ends the evaluation first (the object's final write, when the API waits for it: the answer's
+ * read rides on the write's round trip) or reads more. Parse its result with {@link withResultsOf}. One
+ * statement, not three: each statement of a batch costs the runtime a round of its own.
  */
 export function readWithResultsStatements(db: D1Database, tenant: string, id: string): D1PreparedStatement[] {
   return [
-    db.prepare(`${SELECT} WHERE id = ? AND tenant = ?`).bind(id, tenant),
-    db.prepare('SELECT verdict FROM verdict_texts WHERE evaluation_id = ?').bind(id),
-    usageSumsStatement(db, id),
+    db
+      .prepare(
+        `SELECT r.*, (SELECT verdict FROM verdict_texts WHERE evaluation_id = r.id) AS verdict_text, u.*
+          FROM (${SELECT} WHERE id = ?1 AND tenant = ?2) r, (SELECT ${bookedSumsSql('e')} FROM evaluations e WHERE e.id = ?1) u`,
+      )
+      .bind(id, tenant),
   ];
 }
 
-/** The evaluation with its results out of the results of {@link readWithResultsStatements}; null when it has no row. */
+/** The evaluation with its results out of the result of {@link readWithResultsStatements}; null when it has no row. */
 export function withResultsOf(results: readonly (D1Result | undefined)[]): EvaluationWithResults | null {
   const read = withResultsTextOf(results);
   return read && parseResults(read);
@@ -476,17 +480,10 @@ export interface EvaluationWithResultsText {
 }
 
 /** {@link withResultsOf} without parsing the verdict. */
-export function withResultsTextOf([evaluation, verdict, usage]: readonly (
-  D1Result | undefined
-)[]): EvaluationWithResultsText | null {
-  const row = evaluation?.results[0] as EvaluationRow | undefined;
+export function withResultsTextOf([read]: readonly (D1Result | undefined)[]): EvaluationWithResultsText | null {
+  const row = read?.results[0] as (EvaluationRow & UsageSumsRow & { verdict_text: string | null }) | undefined;
   if (!row) return null;
-  const v = verdict?.results[0] as { verdict: string } | undefined;
-  return {
-    row: toRecord(row),
-    verdictText: v?.verdict ?? null,
-    usage: usageSumsOf(usage?.results[0] as UsageSumsRow | undefined),
-  };
+  return { row: toRecord(row), verdictText: row.verdict_text, usage: usageSumsOf(row) };
 }
 
 /** The verdict of a {@link EvaluationWithResultsText} parsed. */

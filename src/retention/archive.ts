@@ -99,15 +99,15 @@ async function archivedOf(
   results: readonly (D1Result | undefined)[],
   now: number,
 ): Promise<ArchivedEvaluation | null> {
-  const read = withResultsOf(results.slice(0, 3));
+  const read = withResultsOf(results.slice(0, 1));
   const row = read?.row;
   if (!read || !row || row.deletedAt !== null || row.finishedAt === null) return null;
   // D1 keeps no task once the evaluation's object holds it: read there, as GET …/task does.
-  const d1Task = taskJsonOf(results[3]);
+  const d1Task = taskJsonOf(results[1]);
   const [evaluation, task, transcript] = await Promise.all([
     viewEvaluation(env, row, read),
     viewTask(env, row, d1Task === undefined ? await objectTaskJson(env, row.id) : d1Task),
-    viewTranscript(env, row, transcriptOf(results[4])),
+    viewTranscript(env, row, transcriptOf(results[2])),
   ]);
   return {
     v: 1,
@@ -146,7 +146,7 @@ async function moveChunk(
   await Promise.all(
     chunk.map(async (d, i) => {
       try {
-        const record = await archivedOf(env, d, reads.slice(i * 5, i * 5 + 5), now);
+        const record = await archivedOf(env, d, reads.slice(i * 3, i * 3 + 3), now);
         if (!record) return;
         await putArchived(env, record);
         put.push(d);

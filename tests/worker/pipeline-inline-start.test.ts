@@ -1,10 +1,11 @@
 /**
  * `startAndAwait` (the API's fast start under `Prefer: wait`): the object runs the first step itself
- * instead of one alarm hop later, and a watchdog alarm stands in for the alarm should the instance die
- * mid-step. Nothing is lost or repeated either way.
+ * instead of one alarm hop later, and should the instance die mid-step, the caller's waiting RPC (which then
+ * fails, and the API queues the job) or, once no one waits, a watchdog alarm stands in for the alarm.
+ * Nothing is lost or repeated either way.
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
@@ -85,6 +86,37 @@ describe('startAndAwait', () => {
     expect(row.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
     expect(await mockRequests(id)).toBe(callsPlanned);
+  });
+
+  it("while the caller waits, its RPC stands watch: no alarm is armed, and an instance that dies fails the RPC; a start (the API's queue fallback) resumes the work once", async () => {
+    const { id, callsPlanned } = await insertJob({
+      preset: 'chateval-single',
+      task: PAIRWISE,
+      mock: { latency: 3_000 },
+    });
+    const outcome = evaluationStub(testEnv, id)
+      .startAndAwait(id, await jobOf(id), 4_000)
+      .then(
+        () => 'answered',
+        () => 'failed',
+      );
+    // The first call is out: the step runs in this instance while the caller waits.
+    await vi.waitFor(
+      async () => {
+        expect(await mockRequests(id)).toBeGreaterThanOrEqual(1);
+      },
+      { timeout: 10_000 },
+    );
+    expect(await pendingAlarm(id)).toBeNull();
+    await abortAllDurableObjects();
+    // What the API does with a failed fast start: the queue's consumer starts it, which resumes at once.
+    expect((await evaluationStub(testEnv, id).start(id)).status).toBe('running');
+    const row = await waitForEnd(id);
+    expect(row.status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+    expect(await countRows('transcripts', id)).toBe(callsPlanned);
+    // The dead instance never answered the wait (a live one would have, with the verdict, before now).
+    expect(await outcome).toBe('failed');
   });
 
   it('when the instance dies mid-step, the watchdog alarm makes the call again and the evaluation ends once', async () => {
