@@ -76,6 +76,7 @@ export class EvaluationStore {
         if (!(this.missing as ReadonlySet<string>).has(t)) this.sql.exec(`DELETE FROM ${t}`);
       this.putEnded(marker);
     });
+    this.pending.reset(true);
   }
 
   /**
