@@ -15,6 +15,7 @@ import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { WARM_UP, closedLoop, judgeOnce } from './peers.js';
+import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
 import { runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
 
@@ -39,43 +40,6 @@ const values = await parseCliOrExit(CLI, (v) => {
 });
 const N = Number(values.items);
 const C = Number(values.concurrency);
-/** perf's sampling rate, Hz (999: about one sample per ms of CPU). */
-const HZ = 999;
-
-/** Kinds of work told by any frame of a sample's stack, first match wins (SQLite's parts before the rest). */
-const BY_STACK: readonly (readonly [string, RegExp])[] = [
-  ['making an object (actor)', /Worker::Actor::Actor|ActorContainer::start\b|newActor/],
-  ['SQLite: opening, closing files', /sqlite3_open|openDatabase|unixOpen|sqlite3Close|unixClose/],
-  ['SQLite: preparing statements', /sqlite3Prepare|sqlite3LockAndPrepare/],
-  ['SQLite: commits', /vdbeCommit|sqlite3PagerCommit|sqlite3WalFrames|pagerWalFrames|sqlite3PagerSync|unixSync/],
-  ['SQLite: running statements', /sqlite3_step|sqlite3VdbeExec/],
-  ['SQLite: other', /sqlite/],
-  [
-    "V8's collector and background threads",
-    /Scavenger|MarkCompact|Heap::CollectGarbage|GarbageCollect|JobTaskWrapper|WorkerThreadsTaskRunner|ConcurrentMarking|start_thread/,
-  ],
-  ['JSON', /JsonStringifier|JsonParser/],
-];
-
-/** Kinds of work told by a sample's leaf-most frame that is not an allocator's or a memory copy's. */
-const BY_LEAF: readonly (readonly [string, RegExp])[] = [
-  ['JS (every isolate)', /Builtins_|\[unknown\]|v8::/],
-  ["workerd's API bindings", /workerd::/],
-  ['HTTP, Cap’n Proto, KJ promises', /Http|capnp::|kj::/],
-  ['kernel', /.*/],
-];
-
-/** The kind of work of one sample of `perf script` (its frames' symbols, leaf first). */
-function kindOf(frames: readonly string[]): string {
-  const stack = frames.join('\n');
-  for (const [kind, re] of BY_STACK) if (re.test(stack)) return kind;
-  for (const frame of frames) {
-    if (/tcmalloc|malloc|free|memmove|memset|memcpy/.test(frame)) continue;
-    for (const [kind, re] of BY_LEAF) if (re.test(frame)) return kind;
-  }
-  return 'kernel';
-}
-
 const mock = await startMockProcess(250);
 // The log beside the run's own state, as bench:batch keeps it: a shared file in the temp directory mixed
 // the lines of two runs at once.
@@ -100,7 +64,7 @@ try {
     .trim()
     .split('\n')[0];
   if (!workerd) throw new Error('no workerd process in the local stack');
-  const perf = spawn('perf', ['record', '-F', String(HZ), '-g', '-o', values.out, '-p', workerd], {
+  const perf = spawn('perf', ['record', '-F', String(PERF_HZ), '-g', '-o', values.out, '-p', workerd], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // perf attaches within a few ms; a second of margin keeps the first items sampled.
@@ -110,33 +74,14 @@ try {
   const after = runtimeCpuMs(stack.runtimePid);
   perf.kill('SIGINT');
   await new Promise((resolve) => perf.once('exit', resolve));
-  const script = execFileSync('perf', ['script', '--input', values.out, '-F', 'ip,sym'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const sample of script.split('\n\n')) {
-    const frames = sample
-      .split('\n')
-      .map((l) => l.trim().replace(/^[0-9a-f]+ /, ''))
-      .filter((l) => l.length > 0);
-    if (frames.length === 0) continue;
-    total += 1;
-    const kind = kindOf(frames);
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  const msPerSample = 1000 / HZ;
+  const kinds = perfKinds(values.out);
+  const total = kinds.total;
+  const msPerSample = 1000 / PERF_HZ;
   console.log(
     [
       `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, ${failed} failed${firstError ? ` (first: ${firstError})` : ''}, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${values.out}`,
       '',
-      '| kind of work | share | ms / verdict |',
-      '|---|---|---|',
-      ...[...counts]
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, n]) => `| ${k} | ${((100 * n) / total).toFixed(1)}% | ${((n * msPerSample) / N).toFixed(2)} |`),
+      ...perfTable(kinds, N, 'verdict'),
     ].join('\n'),
   );
 } finally {

@@ -9,13 +9,14 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { choiceOption, intOption, parseCliOrExit } from '../src/cli/args.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import { freePort } from '../src/cli/ports.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { benchStateDir } from './state-dir.js';
+import type { CpuProfile } from './cpu-profile.js';
+import { session, tables } from './cpu-profile.js';
 
 const CLI = {
   usage: `usage: npm run bench:profile -- [options]
@@ -50,75 +51,6 @@ const values = await parseCliOrExit(CLI, (v) => {
 });
 const N = Number(values.items);
 const C = Number(values.concurrency);
-
-/** The parts of a V8 `Profiler.Profile` read here. */
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** A minimal DevTools-protocol session over the inspector's WebSocket. */
-async function session(
-  url: string,
-): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
-  const ws = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => {
-      resolve();
-    });
-    ws.once('error', reject);
-  });
-  let next = 0;
-  const pending = new Map<number, (result: unknown) => void>();
-  ws.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-    if (m.id !== undefined) pending.get(m.id)?.(m.result);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve) => {
-        next += 1;
-        pending.set(next, resolve);
-        ws.send(JSON.stringify({ id: next, method, params }));
-      }),
-    close: () => {
-      ws.close();
-    },
-  };
-}
-
-/** Self and inclusive time per function (name, file tail, line), ms per item. */
-function tables(
-  p: CpuProfile,
-  items: number,
-): { total: number; self: [string, number][]; inclusive: [string, number][] } {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const spent = new Map<number, number>();
-  p.samples.forEach((id, i) => spent.set(id, (spent.get(id) ?? 0) + (p.timeDeltas[i + 1] ?? 0)));
-  const keyOf = (id: number) => {
-    const f = byId.get(id)?.callFrame;
-    return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').at(-1) ?? ''}:${f.lineNumber + 1}` : '?';
-  };
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  let total = 0;
-  for (const [id, us] of spent) {
-    total += us;
-    self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + us);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const k = keyOf(at);
-      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
-      seen.add(k);
-    }
-  }
-  const perItem = (m: Map<string, number>): [string, number][] =>
-    [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
-  return { total: total / 1000 / items, self: perItem(self), inclusive: perItem(inclusive) };
-}
 
 const mock = await startMockProcess(Number(values.latency));
 const inspectorPort = await freePort();

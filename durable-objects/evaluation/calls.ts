@@ -191,7 +191,7 @@ export class Caller {
     const concludes = next !== null && outcome(next.engine.method, next.state) !== null;
     // Stored and forgotten as pending in one synchronous block: never one without the other.
     this.instance.store.pending.settle(request.id);
-    if (!this.instance.store.insertResult({ ...stored, attempts }, concludes)) {
+    if (!this.instance.store.insertResult({ ...stored, attempts })) {
       log('warn', 'call.duplicate', { evaluationId: evaluation.meta.id, callId: request.id });
       return;
     }

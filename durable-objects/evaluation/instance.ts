@@ -132,10 +132,13 @@ export class EvaluationInstance {
     const meta = this.store.meta();
     if (!meta) return null;
     const replayed = this.replay(meta);
+    const tally = this.store.resultTally();
+    // A stored result does not bump the row's `updated_at` (one statement per result): the latest one's time does.
+    if (tally.lastAt !== null && tally.lastAt > meta.updated_at) meta.updated_at = tally.lastAt;
     const evaluation: CachedEvaluation = {
       meta,
       engine: 'engine' in replayed ? replayed.engine : null,
-      callsDone: this.store.resultCount(),
+      callsDone: tally.calls,
     };
     this.loaded = evaluation;
     if ('reason' in replayed && !isTerminal(meta.status)) {

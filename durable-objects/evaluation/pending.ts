@@ -37,27 +37,55 @@ export type PendingRow = {
 };
 
 /**
- * The `pending` table's statements. While the table is known to be empty (a new object, before its first
- * {@link launch} or {@link enlist}) its reads answer without asking SQLite.
+ * The `pending` table's statements. Two facts are kept in memory, so most calls need no read: which call ids
+ * have a row (a call never launched has none: its launch asks nothing), and whether any row may wait for a
+ * later time (only a flex wait sets `not_before`: other tiers never ask). Each is read once per instance when
+ * first needed, and known at once for a new object (its table is empty); only this class writes the table
+ * (the erase empties it, then {@link reset}).
  */
 export class PendingCalls {
+  /** Call ids with a row; null until first needed. */
+  private ids: Set<string> | null = null;
+  /** Whether some row may have `not_before` set; null until first needed. */
+  private mayWait: boolean | null = null;
+
   /**
    * @param sql the object's SQLite
    * @param empty true when the table is known to hold no row (the object's schema was made just now)
    */
   constructor(
     private readonly sql: SqlStorage,
-    private empty = false,
-  ) {}
+    empty = false,
+  ) {
+    this.reset(empty);
+  }
 
-  /** The table was made anew (`deleteAll`): `empty` as for the constructor. */
+  /** The table was made anew or emptied (`deleteAll`, an erase): `empty` as for the constructor. */
   reset(empty: boolean): void {
-    this.empty = empty;
+    this.ids = empty ? new Set() : null;
+    this.mayWait = empty ? false : null;
+  }
+
+  /** The call ids with a row (read once). */
+  private known(): Set<string> {
+    this.ids ??= new Set(
+      this.sql
+        .exec<{ call_id: string }>('SELECT call_id FROM pending')
+        .toArray()
+        .map((r) => r.call_id),
+    );
+    return this.ids;
+  }
+
+  /** Whether some row may wait for a later time (read once; set again by a flex wait). */
+  private anyWaits(): boolean {
+    this.mayWait ??= this.sql.exec('SELECT 1 FROM pending WHERE not_before IS NOT NULL LIMIT 1').toArray().length > 0;
+    return this.mayWait;
   }
 
   /** The row of `callId`, or null. */
   get(callId: string): PendingRow | null {
-    if (this.empty) return null;
+    if (!this.known().has(callId)) return null;
     return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE call_id = ?', callId).toArray()[0] ?? null;
   }
 
@@ -68,7 +96,7 @@ export class PendingCalls {
 
   /** Marks an attempt of `callId` as out (inserting the row on its first attempt). */
   launch(callId: string, tier: Tier, attempts: readonly LlmAttempt[], at: number): void {
-    this.empty = false;
+    this.ids?.add(callId);
     this.sql.exec(
       `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (call_id) DO UPDATE SET tier = excluded.tier, launched_at = excluded.launched_at,
@@ -83,6 +111,7 @@ export class PendingCalls {
 
   /** The call has no attempt out: it goes again in a later invocation (not before `notBefore` when given). */
   park(callId: string, tier: Tier, attempts: readonly LlmAttempt[], notBefore: number | null): void {
+    if (notBefore !== null) this.mayWait = true;
     this.sql.exec(
       'UPDATE pending SET tier = ?, launched_at = NULL, attempts = ?, not_before = ? WHERE call_id = ?',
       tier,
@@ -97,7 +126,7 @@ export class PendingCalls {
    * attempt out in this instance: `launched_at` stays null, so a fresh instance counts no eviction.
    */
   enlist(callId: string, attempts: readonly LlmAttempt[], wave: string, at: number): void {
-    this.empty = false;
+    this.ids?.add(callId);
     this.sql.exec(
       `INSERT INTO pending (call_id, tier, launched_at, attempts, first_at, wave) VALUES (?, 'batch', NULL, ?, ?, ?)
        ON CONFLICT (call_id) DO UPDATE SET tier = 'batch', attempts = excluded.attempts, wave = excluded.wave`,
@@ -124,7 +153,7 @@ export class PendingCalls {
 
   /** The coordinators holding some of this evaluation's calls. */
   waves(): string[] {
-    if (this.empty) return [];
+    if (this.known().size === 0) return [];
     return this.sql
       .exec<{ wave: string }>('SELECT DISTINCT wave FROM pending WHERE wave IS NOT NULL')
       .toArray()
@@ -133,19 +162,22 @@ export class PendingCalls {
 
   /** Forgets every batch-tier registration (the evaluation ended and withdrew them). */
   forgetWaves(): void {
-    if (this.empty) return;
+    if (this.known().size === 0) return;
     this.sql.exec('DELETE FROM pending WHERE wave IS NOT NULL');
+    // Which rows went is read again when next needed.
+    this.ids = null;
   }
 
   /** Forgets a call whose result is stored. */
   settle(callId: string): void {
-    if (this.empty) return;
+    if (!this.known().has(callId)) return;
     this.sql.exec('DELETE FROM pending WHERE call_id = ?', callId);
+    this.ids?.delete(callId);
   }
 
   /** True when `callId` waits for a later time than `now` (a flex wait). */
   waits(callId: string, now: number): boolean {
-    if (this.empty) return false;
+    if (!this.anyWaits() || !this.known().has(callId)) return false;
     const r = this.sql
       .exec<Pick<PendingRow, 'not_before'>>('SELECT not_before FROM pending WHERE call_id = ?', callId)
       .toArray()[0];
@@ -155,7 +187,7 @@ export class PendingCalls {
   /** Calls waiting for a later time (a flex wait): by id, the epoch ms each may go again. */
   waiting(now: number): Map<string, number> {
     const out = new Map<string, number>();
-    if (this.empty) return out;
+    if (!this.anyWaits()) return out;
     for (const r of this.sql.exec<Pick<PendingRow, 'call_id' | 'not_before'>>(
       'SELECT call_id, not_before FROM pending WHERE not_before > ?',
       now,

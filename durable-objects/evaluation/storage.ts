@@ -76,6 +76,7 @@ export class EvaluationStore {
         if (!(this.missing as ReadonlySet<string>).has(t)) this.sql.exec(`DELETE FROM ${t}`);
       this.putEnded(marker);
     });
+    this.pending.reset(true);
   }
 
   /**
@@ -180,11 +181,12 @@ export class EvaluationStore {
   }
 
   /**
-   * Stores one result (`INSERT OR IGNORE` on the call id) and bumps `updated_at`, unless `concludes`: the
-   * status write that follows the result concluding the evaluation sets it (one statement less a verdict).
+   * Stores one result (`INSERT OR IGNORE` on the call id): one statement. The `evaluation` row's `updated_at` is
+   * not bumped with it: a reload takes the latest result's `finished_at` ({@link resultTally}), and the status
+   * writes set it.
    * @returns false when a result with that call id was already stored (nothing written).
    */
-  insertResult(r: NewResult, concludes = false): boolean {
+  insertResult(r: NewResult): boolean {
     const cursor = this.sql.exec(
       `INSERT OR IGNORE INTO results (call_id, agent, label, stage, ok, result, attempts, started_at, finished_at, latency_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -199,9 +201,7 @@ export class EvaluationStore {
       r.finishedAt,
       r.latencyMs,
     );
-    if (cursor.rowsWritten === 0) return false;
-    if (!concludes) this.saveCounter('updated_at', r.finishedAt);
-    return true;
+    return cursor.rowsWritten > 0;
   }
 
   /** Every stored result in recording order (the replay input). */
@@ -211,9 +211,17 @@ export class EvaluationStore {
     }
   }
 
-  /** Stored results of calls that went out (repairs and failures included; a budget's refusals, 0 attempts, not). */
-  resultCount(): number {
-    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM results WHERE attempts > 0').one().n;
+  /**
+   * Stored results of calls that went out (repairs and failures included; a budget's refusals, 0 attempts, not),
+   * and when the latest result was stored (epoch ms; null: none), in one statement.
+   */
+  resultTally(): { calls: number; lastAt: number | null } {
+    const row = this.sql
+      .exec<{ n: number | null; last: number | null }>(
+        'SELECT sum(attempts > 0) AS n, max(finished_at) AS last FROM results',
+      )
+      .one();
+    return { calls: row.n ?? 0, lastAt: row.last };
   }
 
   /** Every stored result with its call and timing, in recording order (for the event replay). */

@@ -46,6 +46,7 @@ import type { RubricContent } from './rubric.js';
 import { labelOf } from './thresholds.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
+import { stepOf } from './step-memo.js';
 import type { MethodVerdict, Verdict } from './verdict.js';
 
 // Readers of the ledger, exported here as ever (drivers and methods import them from the core).
@@ -144,7 +145,7 @@ export function createEvaluation(
 function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
   const out: PendingCall[] = [];
   state.orders.forEach((o, order) => {
-    const r = method.step(state.config, taskFor(state, o.key), o.m);
+    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
     if (r.kind !== 'calls') return;
     for (const spec of r.calls) {
       const fullId = prefixOf(o.key) + spec.id;
@@ -177,7 +178,7 @@ function pendingSpec(method: AnyMethod, state: EngineState, base: string): Pendi
   const order = state.orders.findIndex((o) => o.key === key || o.key === 'main');
   const o = state.orders[order];
   if (!o) return undefined;
-  const r = method.step(state.config, taskFor(state, o.key), o.m);
+  const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
   if (r.kind !== 'calls') return undefined;
   const prefix = prefixOf(o.key);
   const spec = r.calls.find((c) => prefix + c.id === base);
@@ -382,7 +383,7 @@ function recordReply(
 /** A nesting method's requests, as its `step` lists them per order (ids prefixed by the order, messages final). */
 function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
   return state.orders.flatMap((o) => {
-    const r = method.step(state.config, taskFor(state, o.key), o.m);
+    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
     return r.kind === 'calls' ? r.calls.map((c) => ({ ...c, id: prefixOf(o.key) + c.id })) : [];
   });
 }
@@ -423,7 +424,7 @@ function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResul
   if (!o || !method.applyRaw) return state;
   const prefix = prefixOf(o.key);
   const task = taskFor(state, o.key);
-  const r = method.step(state.config, task, o.m);
+  const r = stepOf(method, state.config, task, o.m);
   const spec = r.kind === 'calls' ? r.calls.find((c) => prefix + c.id === result.id) : undefined;
   if (!spec) return state;
   const prior = state.ledger[base];
@@ -516,7 +517,7 @@ function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
   const verdicts: MethodVerdict[] = [];
   const cut: Record<string, Record<string, unknown>> = {};
   for (const o of state.orders) {
-    const r = method.step(state.config, taskFor(state, o.key), o.m);
+    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
     if (r.kind !== 'verdict') return null;
     verdicts.push(o.key === 'ba' ? unswap(r.verdict) : r.verdict);
     if (r.verdict.truncation) cut[o.key] = r.verdict.truncation;

@@ -1,0 +1,75 @@
+/**
+ * A V8 CPU profile over the inspector's WebSocket (workerd's `--inspector-addr`), shared by `bench:profile`
+ * (single-call verdicts) and `bench:debates` (debates in flight): a minimal DevTools-protocol session and the
+ * self / inclusive time per function of the profile it returns.
+ */
+import WebSocket from 'ws';
+
+/** The parts of a V8 `Profiler.Profile` read here. */
+export interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** A minimal DevTools-protocol session over the inspector's WebSocket. */
+export async function session(
+  url: string,
+): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => {
+      resolve();
+    });
+    ws.once('error', reject);
+  });
+  let next = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.on('message', (data: Buffer) => {
+    const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        next += 1;
+        pending.set(next, resolve);
+        ws.send(JSON.stringify({ id: next, method, params }));
+      }),
+    close: () => {
+      ws.close();
+    },
+  };
+}
+
+/** Self and inclusive time per function (name, file tail, line), ms per item. */
+export function tables(
+  p: CpuProfile,
+  items: number,
+): { total: number; self: [string, number][]; inclusive: [string, number][] } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const spent = new Map<number, number>();
+  p.samples.forEach((id, i) => spent.set(id, (spent.get(id) ?? 0) + (p.timeDeltas[i + 1] ?? 0)));
+  const keyOf = (id: number) => {
+    const f = byId.get(id)?.callFrame;
+    return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').at(-1) ?? ''}:${f.lineNumber + 1}` : '?';
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of spent) {
+    total += us;
+    self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + us);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const k = keyOf(at);
+      if (!seen.has(k)) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+      seen.add(k);
+    }
+  }
+  const perItem = (m: Map<string, number>): [string, number][] =>
+    [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
+  return { total: total / 1000 / items, self: perItem(self), inclusive: perItem(inclusive) };
+}
