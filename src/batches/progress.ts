@@ -16,6 +16,7 @@ import type { Ending, EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
 import type { TerminalStatus } from '../evaluations/status.js';
 import { budgetEndStatement } from './budget-claims.js';
+import { dropBatchGroupsStatements } from '../evaluations/task-groups.js';
 import { claimWithCountTerms } from './rows.js';
 import type { BatchCompletion } from './completion-event.js';
 import { batchCompletionEventStatements } from './completion-event.js';
@@ -87,12 +88,17 @@ export function batchCompletionEvent(
   };
 }
 
-/** The ending that brings the counts to the total marks the batch `completed`, or `cancelled` after a cancel. */
+/**
+ * The ending that brings the counts to the total marks the batch `completed`, or `cancelled` after a cancel. Before
+ * the mark, it erases the batch's task groups (src/evaluations/task-groups.ts), moving the tasks its items still owe
+ * D1 to rows of their own; a final write's own task is held by its object.
+ */
 export const BATCH_COMPLETED: EndingEffect = {
-  name: 'the completing ending marks the batch completed (or cancelled)',
+  name: "the completing ending erases the batch's task groups and marks it completed (or cancelled)",
   handedOn: false,
   batchOnly: true,
   statements: (db, ending) => [
+    ...dropBatchGroupsStatements(db, completing(ending), ending.written === undefined ? null : ending.id),
     db
       .prepare(
         `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,

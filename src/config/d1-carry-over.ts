@@ -68,6 +68,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   meta_evaluations: { kind: 'tenant' },
   usage_rollup: { kind: 'tenant' },
   batches: { kind: 'tenant' },
+  evaluation_task_groups: { kind: 'child', parent: 'batches', column: 'batch_id' },
   comparisons: { kind: 'tenant' },
   webhook_signing_secrets: { kind: 'tenant' },
   webhook_endpoints: { kind: 'tenant' },

@@ -11,7 +11,7 @@ import { eraseWebhookEventsStatements } from '../webhooks/outbox.js';
 import { forgetSourceStatements } from '../verdict-cache/rows.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from './transcript-rows.js';
-import { dropWaitingTaskStatements, ERASED_TASK } from './task-rows.js';
+import { eraseTaskStatements, ERASED_TASK } from './task-rows.js';
 
 /**
  * Erases the evaluation's task, metadata, transcript, verdict and webhook events (their payloads carry
@@ -33,7 +33,7 @@ export function eraseEvaluationStatements(db: D1Database, id: string, now: numbe
     ...forgetSourceStatements(db, id),
     ...eraseTranscriptStatements(db, id),
     db.prepare('DELETE FROM verdict_texts WHERE evaluation_id = ?').bind(id),
-    ...dropWaitingTaskStatements(db, id),
+    ...eraseTaskStatements(db, id),
     db
       .prepare(
         `UPDATE evaluations SET task = ?, metadata = NULL, error_message = NULL, winner = NULL, score = NULL,

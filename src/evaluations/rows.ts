@@ -13,6 +13,7 @@ import { configHashOf, storeConfigStatements } from './config-rows.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfText, sourceText } from './source.js';
 import { insertTasksStatement, taskKindOf, taskKindSql, taskWaitsSql } from './task-rows.js';
+import { insertTaskGroupsStatement, taskGroups } from './task-groups.js';
 
 /** What an evaluation records of the rubric it judged by (src/rubrics): the content's hash, and the stored rubric. */
 export interface RubricStampRecord {
@@ -199,25 +200,36 @@ export const INSERT_JSON_CHUNK_BYTES = 800_000;
 
 const encoder = new TextEncoder();
 
-/** Rows as JSON arrays of their {@link insertValues}, at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
-function jsonChunks(rows: readonly NewEvaluation[]): string[] {
-  const chunks: string[] = [];
+/** Rows as JSON arrays of their {@link insertValues} (then their task's JSON `withTask`), at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
+function jsonChunks(rows: readonly NewEvaluation[], withTask: boolean): { json: string; rows: NewEvaluation[] }[] {
+  const chunks: { json: string; rows: NewEvaluation[] }[] = [];
   let current: string[] = [];
+  let of: NewEvaluation[] = [];
   let bytes = 2;
   for (const row of rows) {
-    // The task JSON rides at the end, past the columns: the tasks' statement reads it there.
-    const json = JSON.stringify([...insertValues(row), JSON.stringify(row.task)]);
+    // The task JSON rides at the end, past the columns: the tasks' statement reads it there (groups bind their own).
+    const json = JSON.stringify(withTask ? [...insertValues(row), JSON.stringify(row.task)] : insertValues(row));
     const size = encoder.encode(json).byteLength + 1;
     if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
-      chunks.push(`[${current.join(',')}]`);
+      chunks.push({ json: `[${current.join(',')}]`, rows: of });
       current = [];
+      of = [];
       bytes = 2;
     }
     current.push(json);
+    of.push(row);
     bytes += size;
   }
-  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  if (current.length > 0) chunks.push({ json: `[${current.join(',')}]`, rows: of });
   return chunks;
+}
+
+/** The batch every row is an item of, with a position, or null (some row is in no batch or in another). */
+function batchOfAll(rows: readonly NewEvaluation[]): string | null {
+  const batchId = rows[0]?.batchId ?? null;
+  return batchId !== null && rows.every((r) => r.batchId === batchId && typeof r.batchSeq === 'number')
+    ? batchId
+    : null;
 }
 
 /**
@@ -225,8 +237,9 @@ function jsonChunks(rows: readonly NewEvaluation[]): string[] {
  * array of rows, each an array in {@link INSERT_COLUMNS} order) with `json_each`, so hundreds of rows
  * take 1 + `guard.binds` bound parameters instead of {@link EVALUATION_INSERT_PARAMS} each — 1,000
  * small items are one statement. Every statement inserts only while `guard.sql` holds (e.g. "this
- * transaction created the batch"); the rows' configs are stored first, once each (./config-rows.ts). Run
- * them in the caller's `batch()`.
+ * transaction created the batch"); the rows' configs are stored first, once each (./config-rows.ts). The items
+ * of one batch keep their tasks in groups (./task-groups.ts: one D1 row for up to 32 tasks), other rows one
+ * `evaluation_tasks` row each. Run them in the caller's `batch()`.
  */
 export function insertRowsJsonStatements(
   db: D1Database,
@@ -238,15 +251,25 @@ export function insertRowsJsonStatements(
   const task = `json_extract(value, '$[${String(INSERT_COLUMNS.length)}]')`;
   const tasksSql = `INSERT INTO evaluation_tasks (evaluation_id, task) SELECT json_extract(value, '$[0]'), ${task} FROM json_each(?)
     WHERE ${guard.sql} AND ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`;
+  const batchId = batchOfAll(rows);
+  const tasks = (chunk: { json: string; rows: NewEvaluation[] }) =>
+    batchId === null
+      ? db.prepare(tasksSql).bind(chunk.json, ...guard.binds)
+      : insertTaskGroupsStatement(
+          db,
+          batchId,
+          taskGroups(chunk.rows.map((r) => ({ seq: r.batchSeq ?? 0, task: JSON.stringify(r.task) }))),
+          guard,
+        );
   return [
     ...storeConfigStatements(
       db,
       rows.map((r) => r.config),
       rows[0]?.now ?? 0,
     ),
-    ...jsonChunks(rows).flatMap((chunk) => [
-      db.prepare(sql).bind(chunk, ...guard.binds),
-      db.prepare(tasksSql).bind(chunk, ...guard.binds),
+    ...jsonChunks(rows, batchId === null).flatMap((chunk) => [
+      db.prepare(sql).bind(chunk.json, ...guard.binds),
+      tasks(chunk),
     ]),
   ];
 }

@@ -9,6 +9,7 @@
  * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
  */
 import { scrubSql } from '../config/sqlite-scrub.js';
+import { dissolveGroupStatements, groupTaskSql } from './task-groups.js';
 
 /** Task stored in a deleted evaluation's row (the column is NOT NULL): JSON `null`. */
 export const ERASED_TASK = 'null';
@@ -26,10 +27,12 @@ export function taskKindSql(alias: string): string {
 
 /**
  * SQL of the task JSON D1 keeps for the `evaluations` row aliased `alias`: the inline one (a row written before,
- * or an erased one's `null`), else the one waiting for its object; NULL once the object holds it alone.
+ * or an erased one's `null`), else the one waiting for its object, alone or in its batch's group (./task-groups.ts);
+ * NULL once the object holds it alone.
  */
 export function taskSql(alias: string): string {
-  return `COALESCE(NULLIF(${alias}.task, ''), (SELECT wt.task FROM evaluation_tasks wt WHERE wt.evaluation_id = ${alias}.id))`;
+  return `COALESCE(NULLIF(${alias}.task, ''), (SELECT wt.task FROM evaluation_tasks wt WHERE wt.evaluation_id = ${alias}.id),
+    ${groupTaskSql(alias)})`;
 }
 
 /**
@@ -71,6 +74,15 @@ export function dropWaitingTaskStatements(db: D1Database, id: string): D1Prepare
     db.prepare(scrubSql('evaluation_tasks', ['task'], 'evaluation_id = ?')).bind(id),
     db.prepare('DELETE FROM evaluation_tasks WHERE evaluation_id = ?').bind(id),
   ];
+}
+
+/**
+ * The statements of an erasure of evaluation `id`'s task from D1 (a DELETE, retention, a tenant that stores no
+ * content): its batch's group too, if it has one (./task-groups.ts: the group's other owed tasks move to their own
+ * rows first), then its own waiting copy ({@link dropWaitingTaskStatements}). A repeat changes nothing.
+ */
+export function eraseTaskStatements(db: D1Database, id: string): D1PreparedStatement[] {
+  return [...dissolveGroupStatements(db, id), ...dropWaitingTaskStatements(db, id)];
 }
 
 /**

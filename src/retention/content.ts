@@ -16,7 +16,7 @@ import { sha256Hex } from '../http/request-hash.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { eraseTranscriptStatements } from '../evaluations/transcript-rows.js';
 import { recordDb } from '../config/d1-shards.js';
-import { dropWaitingTaskStatements, ERASED_TASK, taskSql } from '../evaluations/task-rows.js';
+import { eraseTaskStatements, ERASED_TASK, taskSql } from '../evaluations/task-rows.js';
 import { keepVerdictStatement } from '../evaluations/verdict-rows.js';
 
 /** What an erased error message reads: the code beside it stands. */
@@ -64,7 +64,7 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
   await stub.erase(id);
   await db.batch([
     ...eraseTranscriptStatements(db, id),
-    ...dropWaitingTaskStatements(db, id),
+    ...eraseTaskStatements(db, id),
     // Overwritten in place first, so the file's free space keeps no copy (src/config/sqlite-scrub.ts).
     db.prepare(scrubSql('evaluations', ['task', 'error_message'], 'id = ? AND deleted_at IS NULL')).bind(id),
     // An error's message can quote a reply (an unparsed one, a provider's body): it goes too; its code stays.

@@ -82,6 +82,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'sse-hub.ts',
     'status.ts',
     'stub.ts',
+    'task-groups.ts',
     'task-rows.ts',
     'transcript-rows.ts',
     'verdict-rows.ts',

@@ -124,9 +124,12 @@ async function writeOldLayout(): Promise<void> {
   ]);
 }
 
-/** The new migrations' data statements (those that write rows: INSERT, UPDATE, DELETE), in order. */
+/**
+ * The new migrations' data statements (those that write rows: INSERT, UPDATE, DELETE), in order; not those of 0034,
+ * which rebuilds `evaluations` through a table of its own (tests/worker/without-rowid-carry-over.test.ts).
+ */
 function carryOverStatements(): string[] {
-  return MIGRATIONS.filter((m) => m.name >= FIRST_NEW)
+  return MIGRATIONS.filter((m) => m.name >= FIRST_NEW && !m.name.startsWith('0034'))
     .flatMap((m) => m.queries)
     .map((q) => q.replace(/^(\s*--[^\n]*\n)*/, '').trim())
     .filter((q) => /^(INSERT|UPDATE|DELETE)\b/i.test(q));
