@@ -38,26 +38,30 @@ function sh(command: string, env: Record<string, string>): Promise<string> {
 }
 
 describe("the client's generated types", () => {
-  it('are up to date with the routes (else: npm run client:types)', async () => {
-    const scripts = (
-      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    ).scripts;
-    const script = scripts['client:types'] ?? '';
-    expect(script).toContain(`--output ${COMMITTED}`);
-    const dir = mkdtempSync(join(tmpdir(), 'tribunal-client-types-'));
-    const out = join(dir, 'api-types.ts');
-    // tsx keeps its transforms in <tmpdir>/tsx-<uid>: with TMPDIR this folder (for the script's document), both
-    // runs transformed the whole app anew, ~1.7 of their ~11 CPU-s; linked, they share every other tsx run's.
-    const tsxCache = join(tmpdir(), `tsx-${userInfo().uid}`);
-    mkdirSync(tsxCache, { recursive: true });
-    symlinkSync(tsxCache, join(dir, `tsx-${userInfo().uid}`));
-    // The package script itself, writing elsewhere.
-    await sh(script.replace(`--output ${COMMITTED}`, `--output ${out}`), { TMPDIR: dir });
-    const fresh = readFileSync(out, 'utf8');
-    expect(fresh.length).toBeGreaterThan(10_000);
-    expect(
-      readFileSync(join(root, COMMITTED), 'utf8') === fresh,
-      `${COMMITTED} is stale: run npm run client:types`,
-    ).toBe(true);
-  }, 2 * TEST_MS);
+  it(
+    'are up to date with the routes (else: npm run client:types)',
+    async () => {
+      const scripts = (
+        JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+      ).scripts;
+      const script = scripts['client:types'] ?? '';
+      expect(script).toContain(`--output ${COMMITTED}`);
+      const dir = mkdtempSync(join(tmpdir(), 'tribunal-client-types-'));
+      const out = join(dir, 'api-types.ts');
+      // tsx keeps its transforms in <tmpdir>/tsx-<uid>: with TMPDIR this folder (for the script's document), both
+      // runs transformed the whole app anew, ~1.7 of their ~11 CPU-s; linked, they share every other tsx run's.
+      const tsxCache = join(tmpdir(), `tsx-${userInfo().uid}`);
+      mkdirSync(tsxCache, { recursive: true });
+      symlinkSync(tsxCache, join(dir, `tsx-${userInfo().uid}`));
+      // The package script itself, writing elsewhere.
+      await sh(script.replace(`--output ${COMMITTED}`, `--output ${out}`), { TMPDIR: dir });
+      const fresh = readFileSync(out, 'utf8');
+      expect(fresh.length).toBeGreaterThan(10_000);
+      expect(
+        readFileSync(join(root, COMMITTED), 'utf8') === fresh,
+        `${COMMITTED} is stale: run npm run client:types`,
+      ).toBe(true);
+    },
+    2 * TEST_MS,
+  );
 });
