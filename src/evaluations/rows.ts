@@ -200,25 +200,33 @@ export const INSERT_JSON_CHUNK_BYTES = 800_000;
 
 const encoder = new TextEncoder();
 
-/** Rows as JSON arrays of their {@link insertValues} (then their task's JSON `withTask`), at most {@link INSERT_JSON_CHUNK_BYTES} each (a larger row goes alone). */
+/** Rows as JSON arrays of their {@link insertValues} (then their task's JSON `withTask`), at most {@link INSERT_JSON_CHUNK_BYTES} each, the tasks' group parameter too (a larger row goes alone). */
 function jsonChunks(rows: readonly NewEvaluation[], withTask: boolean): { json: string; rows: NewEvaluation[] }[] {
   const chunks: { json: string; rows: NewEvaluation[] }[] = [];
   let current: string[] = [];
   let of: NewEvaluation[] = [];
   let bytes = 2;
+  let groupBytes = 2;
   for (const row of rows) {
     // The task JSON rides at the end, past the columns: the tasks' statement reads it there (groups bind their own).
     const json = JSON.stringify(withTask ? [...insertValues(row), JSON.stringify(row.task)] : insertValues(row));
     const size = encoder.encode(json).byteLength + 1;
-    if (current.length > 0 && bytes + size > INSERT_JSON_CHUNK_BYTES) {
+    // A batch's tasks ride in the chunk's one group parameter instead, escaped once more: that parameter is bounded too.
+    const grouped = withTask ? 0 : encoder.encode(JSON.stringify(JSON.stringify(row.task))).byteLength + 8;
+    if (
+      current.length > 0 &&
+      (bytes + size > INSERT_JSON_CHUNK_BYTES || groupBytes + grouped > INSERT_JSON_CHUNK_BYTES)
+    ) {
       chunks.push({ json: `[${current.join(',')}]`, rows: of });
       current = [];
       of = [];
       bytes = 2;
+      groupBytes = 2;
     }
     current.push(json);
     of.push(row);
     bytes += size;
+    groupBytes += grouped;
   }
   if (current.length > 0) chunks.push({ json: `[${current.join(',')}]`, rows: of });
   return chunks;

@@ -5,6 +5,7 @@
  * its task, as before), and erasing one item erases its group at once, the others' tasks kept.
  */
 import { describe, expect, it } from 'vitest';
+import { INSERT_JSON_CHUNK_BYTES } from '../../src/evaluations/rows.js';
 import { d1TaskText } from '../../src/evaluations/task-rows.js';
 import { eraseEvaluation } from '../../src/evaluations/erase-rows.js';
 import { TASK_GROUP_ITEMS, taskGroups } from '../../src/evaluations/task-groups.js';
@@ -71,6 +72,38 @@ describe('batch task groups', () => {
     expect(await count('evaluation_tasks WHERE evaluation_id LIKE ?', `${b.id}%`)).toBe(0);
     for (const i of [0, 31, 32, 63, 64, 69])
       expect(JSON.parse((await d1TaskText(db, b.items[i] ?? '')) ?? 'null')).toEqual(pairItem(i));
+  });
+
+  it('a batch whose tasks add up past one D1 value (40 × 30 KB) binds no value over the limit, every task readable', async () => {
+    // Its rows' columns fit one statement's JSON value; its tasks (1.2 MB) do not fit one group parameter. Local D1
+    // takes larger values, so the sizes are read off the statements' binds.
+    const sizes: number[] = [];
+    const encoder = new TextEncoder();
+    const recording = new Proxy(db, {
+      get(target, key) {
+        if (key !== 'prepare') return Reflect.get(target, key, target) as unknown;
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get(st, k) {
+              if (k !== 'bind') return Reflect.get(st, k, st) as unknown;
+              return (...values: unknown[]) => {
+                for (const v of values) if (typeof v === 'string') sizes.push(encoder.encode(v).byteLength);
+                return st.bind(...values);
+              };
+            },
+          });
+        };
+      },
+    });
+    const b = await storedBatch(40, { pad: 30_000, db: recording });
+    expect(Math.max(...sizes)).toBeGreaterThan(100_000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(INSERT_JSON_CHUNK_BYTES);
+    expect(await count('evaluation_task_groups WHERE batch_id = ?', b.id)).toBeGreaterThanOrEqual(2);
+    for (const i of [0, 25, 26, 39]) {
+      const task = JSON.parse((await d1TaskText(db, b.items[i] ?? '')) ?? 'null') as { answerA: string };
+      expect(task.answerA).toHaveLength(pairItem(i).answerA.length + 30_000);
+    }
   });
 
   it("the completing ending erases the groups; an item cancelled while queued keeps its task, a run one's object holds it", async () => {

@@ -115,18 +115,28 @@ export async function countWhere(
  */
 export async function storedBatch(
   n: number,
-  options: { kind?: 'batch' | 'meta_evaluation'; tenant?: string; concurrency?: number; config?: unknown } = {},
+  options: {
+    kind?: 'batch' | 'meta_evaluation';
+    tenant?: string;
+    concurrency?: number;
+    config?: unknown;
+    /** Characters of padding appended to every item's first answer (default 0). */
+    pad?: number;
+    /** The database the insert goes through (default `testEnv.DB`). */
+    db?: D1Database;
+  } = {},
 ): Promise<{ id: string; items: string[] }> {
   const id = newTestId('ba_stored');
+  const pad = 'x'.repeat(options.pad ?? 0);
   const items: NewBatchItem[] = Array.from({ length: n }, (_, i) => ({
     evaluationId: `${id}_ev${i}`,
     seq: i,
     itemId: null,
-    task: pairItem(i),
+    task: { ...pairItem(i), answerA: pairItem(i).answerA + pad },
     metadata: null,
     callsPlanned: 1,
   }));
-  const created = await insertBatch(testEnv.DB, {
+  const created = await insertBatch(options.db ?? testEnv.DB, {
     id,
     tenant: options.tenant ?? 'test',
     kind: options.kind ?? 'batch',
