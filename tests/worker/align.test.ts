@@ -18,6 +18,7 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
+import { expectTagRule } from './align-support.js';
 import { drainAlarms, pollUntil, testEnv } from './helpers.js';
 import { as, keyed, newKey, newTenant } from './tenants-helpers.js';
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
@@ -86,24 +87,6 @@ async function ended(path: string, get: (p: string) => Promise<Response> = api):
     WAIT_MS,
     200,
   );
-}
-
-/**
- * The tag rule on whatever interval the job's split gave: the tag moved to version 2 when the gain's interval lies
- * above 0, else it stayed and the reason says so.
- */
-async function expectTagRule(done: Alignment, rubric: string): Promise<void> {
-  const lo = done.heldOut?.gain.interval?.lo;
-  const tags = await (await api(`/v1/rubrics/${rubric}`)).json<{ tags: { tag: string; version: number }[] }>();
-  const prodAt2 = tags.tags.some((t) => t.tag === 'prod' && t.version === 2);
-  if (lo !== undefined && lo > 0) {
-    expect(done.tag).toMatchObject({ name: 'prod', moved: 'align' });
-    expect(prodAt2).toBe(true);
-  } else {
-    expect(done.tag).toMatchObject({ name: 'prod', moved: null });
-    expect(done.tag?.reason).toContain('does not lie above 0');
-    expect(prodAt2).toBe(false);
-  }
 }
 
 async function evaluationsOf(runs: readonly string[]): Promise<number> {
