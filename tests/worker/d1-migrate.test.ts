@@ -6,7 +6,7 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { migrate } from './d1-migrate.js';
+import { migrate, migrationPaths } from './d1-migrate.js';
 
 const all = env as unknown as Record<string, D1Database> & { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] };
 
@@ -23,8 +23,13 @@ it('replays the schema the migrations make, books included', async () => {
   // DB got its schema in this file's setup; DB_00 gets every migration one by one (the pool's own way), DB_01
   // the replay (this runtime's first file migrated its DB in one batch and kept what that made).
   await applyD1Migrations(all.DB_00 as D1Database, all.TEST_MIGRATIONS);
+  const replayed = migrationPaths.replayed;
+  const stepwise0 = migrationPaths.stepwise;
   await migrate(['DB_01']);
   await migrate(['DB_02']);
+  // Both took the replay (a failed replay falls back to the migrations, right but slow: that must show here).
+  expect(migrationPaths.replayed - replayed).toBe(2);
+  expect(migrationPaths.stepwise).toBe(stepwise0);
   const stepwise = await schemaOf(all.DB_00 as D1Database);
   expect(stepwise.objects?.length).toBeGreaterThan(40);
   expect(stepwise.books?.length).toBe(all.TEST_MIGRATIONS.length);

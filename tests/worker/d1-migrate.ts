@@ -36,6 +36,9 @@ const BOOKS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations (
 /** Tables first, then what is built on them: a later object may name an earlier one, never the reverse. */
 const KIND_ORDER: Record<string, number> = { table: 0, index: 1, view: 2, trigger: 3 };
 
+/** How this runtime's databases got their schema so far: replayed, every migration in one batch, or one by one. */
+export const migrationPaths = { replayed: 0, batched: 0, stepwise: 0 };
+
 /**
  * Applies the migrations (the pool's reading of migrations/, `TEST_MIGRATIONS`) to the D1 databases bound as
  * `bindings` (e.g. `['DB']`, or the shards' `DB_00`…), side by side: each file starts on empty storage.
@@ -57,14 +60,17 @@ async function migrateEmpty(db: D1Database, migrations: Migrations): Promise<voi
   try {
     if (known) {
       await db.batch([...known.objects.map((o) => db.prepare(o.sql)), ...known.books.map(book)]);
+      migrationPaths.replayed += 1;
       return;
     }
     await db.batch([
       db.prepare(BOOKS_TABLE),
       ...migrations.flatMap((m) => [...m.queries.map((q) => db.prepare(q)), book(m.name)]),
     ]);
+    migrationPaths.batched += 1;
   } catch {
     await applyD1Migrations(db, migrations);
+    migrationPaths.stepwise += 1;
     return;
   }
   snapshot ??= await schemaOf(db, migrations);
