@@ -44,8 +44,8 @@ import { recordDb } from '../../src/config/d1-shards.js';
 export const MAX_AWAIT_END_MS = 60_000;
 
 /**
- * When the watchdog alarm of a first step run by `startAndAwait` fires, ms after the start (90 s: past the
- * longest `Prefer: wait`, so in a live instance it finds the step's calls in flight and leaves them be).
+ * The watchdog of a first step run by `startAndAwait`, armed when the caller's wait ends first: fires this many ms
+ * later (90 s; in a live instance it finds the step's calls in flight and leaves them be).
  */
 export const INLINE_WATCHDOG_MS = 90_000;
 

@@ -95,7 +95,8 @@ describe('startAndAwait', () => {
       mock: { latency: 3_000 },
     });
     const outcome = evaluationStub(testEnv, id)
-      .startAndAwait(id, await jobOf(id), 4_000)
+      // A wait longer than any load makes the first call late: an ended wait arms the watchdog.
+      .startAndAwait(id, await jobOf(id), 30_000)
       .then(
         () => 'answered',
         () => 'failed',
