@@ -26,7 +26,8 @@ export default defineConfig({
     // Vite's transforms of the files this project imports, kept on disk between runs (keyed by each file's
     // content and the config): a run after the first took 92-98 CPU-s instead of 106 at load 4-7 (transform
     // 2.9 s instead of 10.4, summed). Node's project only: the worker pool's runtime cannot read that cache
-    // (every file failed with "no such file or directory, readAll").
+    // (every file failed with "no such file or directory, readAll"). Its key leaves out tsconfig*.json: after
+    // editing one, `npx vitest --clearCache` (CI starts without the cache).
     experimental: { fsModuleCache: true },
   },
 });
