@@ -10,9 +10,8 @@ import { d1TaskText } from '../../src/evaluations/task-rows.js';
 import { eraseEvaluation } from '../../src/evaluations/erase-rows.js';
 import { TASK_GROUP_ITEMS, taskGroups } from '../../src/evaluations/task-groups.js';
 import { markEnded } from '../../src/ending-plan.js';
-import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
+import { pairItem, storedBatch, succeededWrite } from './batches-support.js';
 import { testEnv } from './helpers.js';
-import { writeFinal } from '../../src/ending-plan.js';
 
 const db = testEnv.DB;
 
@@ -25,35 +24,7 @@ const count = async (sql: string, ...binds: unknown[]) =>
   )?.n ?? 0;
 
 /** The object's final write of a succeeded item of `batchId` with one call (its object holds its task). */
-function succeed(id: string, batchId: string) {
-  const now = Date.now();
-  return writeFinal(db, {
-    id,
-    tenant: 'test',
-    batchId,
-    status: 'succeeded',
-    verdict: ONE_CALL_VERDICT,
-    calls: [
-      {
-        callId: 'judge',
-        agent: 'judge',
-        label: 'Judge',
-        stage: 'judge',
-        model: 'mock-judge',
-        content: '[[A]]',
-        usage: ONE_CALL_VERDICT.usage,
-        parseError: null,
-        attempts: 1,
-        latencyMs: 1,
-        at: now,
-      },
-    ],
-    callsDone: 1,
-    engineVersion: '1/single@1',
-    now,
-    defaultMaxRunning: 100,
-  });
-}
+const succeed = (id: string, batchId: string) => succeededWrite(id, Date.now(), { batchId });
 
 describe('batch task groups', () => {
   it('groups consecutive positions, at most 32 items and a gap starting a new group', () => {

@@ -9,8 +9,8 @@ import { BATCH_COMPLETED, BATCH_COUNTS, batchCompletionEvent } from '../../src/b
 import type { TerminalStatus } from '../../src/evaluations/status.js';
 import { sqlMayBecome } from '../../src/evaluations/status.js';
 import { insertJob, testEnv } from './helpers.js';
-import { ONE_CALL_VERDICT, pairItem, storedBatch } from './batches-support.js';
-import { ENDING, markEnded, writeFinal } from '../../src/ending-plan.js';
+import { ONE_CALL_VERDICT, pairItem, storedBatch, succeededWrite } from './batches-support.js';
+import { ENDING, markEnded } from '../../src/ending-plan.js';
 
 const db = testEnv.DB;
 
@@ -30,45 +30,7 @@ const batchRow = async (id: string) =>
 
 /** The object's final write of a succeeded item with one call. */
 async function succeed(id: string, now = Date.now()): Promise<boolean> {
-  return (await finalWrite(id, now)).changed;
-}
-
-/**
- * {@link succeed}, with everything the final write reports; `known` says whether the writer knows its batch (the
- * object does, unless evicted), `on` is the database it writes through.
- */
-function finalWrite(
-  id: string,
-  now = Date.now(),
-  known: { batchId?: string | null } = {},
-  on: D1Database = db,
-): ReturnType<typeof writeFinal> {
-  return writeFinal(on, {
-    ...known,
-    id,
-    tenant: 'test',
-    status: 'succeeded',
-    verdict: ONE_CALL_VERDICT,
-    calls: [
-      {
-        callId: 'judge',
-        agent: 'judge',
-        label: 'Judge',
-        stage: 'judge',
-        model: 'mock-judge',
-        content: '[[A]]',
-        usage: ONE_CALL_VERDICT.usage,
-        parseError: null,
-        attempts: 1,
-        latencyMs: 1,
-        at: now,
-      },
-    ],
-    callsDone: 1,
-    engineVersion: '1/single@1',
-    now,
-    defaultMaxRunning: 100,
-  });
+  return (await succeededWrite(id, now)).changed;
 }
 
 describe("batch progress (the ending's batch effects)", () => {
@@ -190,14 +152,14 @@ describe("batch progress (the ending's batch effects)", () => {
     const b = await storedBatch(2);
     const [plain, hooked] = b.items as [string, string];
     // No endpoint, no one-off URL: the counters change, nothing is for the follow-ups (no D1 read after it).
-    expect(await finalWrite(plain)).toMatchObject({ changed: true, effectRows: 0 });
+    expect(await succeededWrite(plain)).toMatchObject({ changed: true, effectRows: 0 });
     expect(await batchRow(b.id)).toMatchObject({ succeeded: 1 });
     // A one-off callback: its delivery is handed on.
     await db
       .prepare('UPDATE evaluations SET webhook_url = ? WHERE id = ?')
       .bind('https://receiver.example/hook', hooked)
       .run();
-    const ended = await finalWrite(hooked);
+    const ended = await succeededWrite(hooked);
     expect(ended.changed).toBe(true);
     expect(ended.effectRows).toBeGreaterThanOrEqual(1);
     expect(await batchRow(b.id)).toMatchObject({ status: 'completed', succeeded: 2 });
@@ -219,8 +181,8 @@ describe("batch progress (the ending's batch effects)", () => {
     });
     const unknown = await insertJob({ preset: 'fastchat-pair', task: pairItem(0) });
     const none = await insertJob({ preset: 'fastchat-pair', task: pairItem(1) });
-    expect(await finalWrite(unknown.id, Date.now(), {}, counting)).toMatchObject({ changed: true, effectRows: 0 });
-    expect(await finalWrite(none.id, Date.now(), { batchId: null }, counting)).toMatchObject({
+    expect(await succeededWrite(unknown.id, Date.now(), {}, counting)).toMatchObject({ changed: true, effectRows: 0 });
+    expect(await succeededWrite(none.id, Date.now(), { batchId: null }, counting)).toMatchObject({
       changed: true,
       effectRows: 0,
     });

@@ -11,6 +11,7 @@ import type { VerdictSummary } from '../../src/evaluations/live-events.js';
 import type { PairwiseTask } from '../../src/engine/task.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
+import { writeFinal } from '../../src/ending-plan.js';
 import { api, postJson } from './api-fetch.js';
 import { newTestId, pollUntil, testEnv } from './helpers.js';
 
@@ -167,3 +168,41 @@ export const ONE_CALL_VERDICT: VerdictSummary = {
   usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, estimated: false, costUsd: 0 },
   details: {},
 };
+
+/**
+ * The object's final write of a succeeded item with one call ({@link ONE_CALL_VERDICT}), with everything it reports; `known` says whether the writer knows its batch (the
+ * object does, unless evicted), `on` is the database it writes through.
+ */
+export function succeededWrite(
+  id: string,
+  now = Date.now(),
+  known: { batchId?: string | null } = {},
+  on: D1Database = testEnv.DB,
+): ReturnType<typeof writeFinal> {
+  return writeFinal(on, {
+    ...known,
+    id,
+    tenant: 'test',
+    status: 'succeeded',
+    verdict: ONE_CALL_VERDICT,
+    calls: [
+      {
+        callId: 'judge',
+        agent: 'judge',
+        label: 'Judge',
+        stage: 'judge',
+        model: 'mock-judge',
+        content: '[[A]]',
+        usage: ONE_CALL_VERDICT.usage,
+        parseError: null,
+        attempts: 1,
+        latencyMs: 1,
+        at: now,
+      },
+    ],
+    callsDone: 1,
+    engineVersion: '1/single@1',
+    now,
+    defaultMaxRunning: 100,
+  });
+}
