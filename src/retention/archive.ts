@@ -92,22 +92,24 @@ async function dueToMove(db: D1Database, before: number, retentionDays: number, 
   return results;
 }
 
+/** One evaluation's part of a chunk's batched reads: its row with its results, its D1 task, its transcript. */
+interface DueReads {
+  row: readonly (D1Result | undefined)[];
+  task: D1Result | undefined;
+  transcript: D1Result | undefined;
+}
+
 /** What one chunk's batched reads give for one evaluation: its archived form, or null when it is no longer due. */
-async function archivedOf(
-  env: Bindings,
-  due: Due,
-  results: readonly (D1Result | undefined)[],
-  now: number,
-): Promise<ArchivedEvaluation | null> {
-  const read = withResultsOf(results.slice(0, 1));
+async function archivedOf(env: Bindings, due: Due, results: DueReads, now: number): Promise<ArchivedEvaluation | null> {
+  const read = withResultsOf(results.row);
   const row = read?.row;
   if (!read || !row || row.deletedAt !== null || row.finishedAt === null) return null;
   // D1 keeps no task once the evaluation's object holds it: read there, as GET …/task does.
-  const d1Task = taskJsonOf(results[1]);
+  const d1Task = taskJsonOf(results.task);
   const [evaluation, task, transcript] = await Promise.all([
     viewEvaluation(env, row, read),
     viewTask(env, row, d1Task === undefined ? await objectTaskJson(env, row.id) : d1Task),
-    viewTranscript(env, row, transcriptOf(results[2])),
+    viewTranscript(env, row, transcriptOf(results.transcript)),
   ]);
   return {
     v: 1,
@@ -134,19 +136,26 @@ async function moveChunk(
   chunk: readonly Due[],
   now: number,
 ): Promise<Pick<ArchiveReport, 'moved' | 'errors'>> {
-  const reads = await db.batch(
-    chunk.flatMap((d) => [
-      ...readWithResultsStatements(db, d.tenant, d.id),
-      taskJsonStatement(db, d.id),
-      listTranscriptStatement(db, d.id),
-    ]),
-  );
+  // Each evaluation's statements in order, its row's as many as readWithResultsStatements makes: the results are
+  // cut back by those counts, so a change in how the row is read cannot shift the task's or the transcript's.
+  const asked = chunk.map((d) => ({
+    row: readWithResultsStatements(db, d.tenant, d.id),
+    rest: [taskJsonStatement(db, d.id), listTranscriptStatement(db, d.id)],
+  }));
+  const answers = await db.batch(asked.flatMap((a) => [...a.row, ...a.rest]));
+  let at = 0;
+  const reads = asked.map((a): DueReads => {
+    const row = answers.slice(at, at + a.row.length);
+    const [task, transcript] = answers.slice(at + a.row.length, at + a.row.length + a.rest.length);
+    at += a.row.length + a.rest.length;
+    return { row, task, transcript };
+  });
   const put: Due[] = [];
   let errors = 0;
   await Promise.all(
     chunk.map(async (d, i) => {
       try {
-        const record = await archivedOf(env, d, reads.slice(i * 3, i * 3 + 3), now);
+        const record = await archivedOf(env, d, reads[i] ?? { row: [], task: undefined, transcript: undefined }, now);
         if (!record) return;
         await putArchived(env, record);
         put.push(d);
