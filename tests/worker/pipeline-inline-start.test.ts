@@ -12,6 +12,7 @@ import { loadJob } from '../../src/evaluations/job-rows.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { postJson } from './api-fetch.js';
+import { TestEvaluationDO } from './test-evaluation-do.js';
 import {
   countRows,
   drainAlarms,
@@ -116,7 +117,11 @@ describe('startAndAwait', () => {
     expect(row.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
     expect(await countRows('transcripts', id)).toBe(callsPlanned);
-    // The dead instance never answered the wait (a live one would have, with the verdict, before now).
+    // The dead instance never answered the wait (a live one would have, with the verdict, before now). Its
+    // code goes on in this runtime until the wait's timer fires, 30 s out: the wait ends here instead, and
+    // the call fails as it does then (a live instance would answer).
+    expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+    TestEvaluationDO.endWaits();
     expect(await outcome).toBe('failed');
   });
 

@@ -9,6 +9,8 @@ import type { CachedEvaluation } from '../../durable-objects/evaluation/instance
 import type { AnyMethod } from '../../src/engine/method.js';
 import type { Bindings } from '../../src/config/bindings.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
+import type { StatusResult } from '../../src/evaluations/rpc.js';
 import type { EndStatus } from '../../src/evaluations/status.js';
 
 /** The production class plus test hooks. */
@@ -20,6 +22,40 @@ export class TestEvaluationDO extends EvaluationDO {
    * after the test.
    */
   static engineVersionSuffix = '';
+
+  /** Bumped by {@link endWaits}; module state, as above. */
+  private static waitsEnded = 0;
+
+  /**
+   * Ends, within 50 ms, the wait of every `startAndAwait` under way, in live and evicted instances alike (an
+   * evicted instance's code goes on in this runtime until its wait's timer fires): each call then does what it
+   * does when its wait ends. A test that evicts an object while its caller waits ends that wait on this event
+   * instead of sitting out a wait made long so that no load ends it early.
+   */
+  static endWaits(): void {
+    TestEvaluationDO.waitsEnded++;
+  }
+
+  override async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
+    if (timeoutMs <= 0) return super.startAndAwait(id, job, timeoutMs);
+    const seen = TestEvaluationDO.waitsEnded;
+    // The object's own timer ends the wait: workerd runs what follows a resolved promise in the context that
+    // resolved it, and the test's context may do no I/O of this object's.
+    const watch = setInterval(() => {
+      if (TestEvaluationDO.waitsEnded === seen) return;
+      clearInterval(watch);
+      try {
+        this.instance.streams.closeAll();
+      } catch {
+        // An evicted instance's sockets cannot be listed; its waiters were resolved first.
+      }
+    }, 50);
+    try {
+      return await super.startAndAwait(id, job, timeoutMs);
+    } finally {
+      clearInterval(watch);
+    }
+  }
 
   protected override engineVersion(method: AnyMethod): string {
     return super.engineVersion(method) + TestEvaluationDO.engineVersionSuffix;
