@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { useTmpfsForRun } from './tests/support/run-tmpdir.js';
+
+// Before the projects' configs load (the worker pool's Miniflare, the e2e stacks): the run's temp directory
+// is a fresh folder on tmpfs where the machine has one, removed at the end (tests/support/run-tmpdir.ts).
+useTmpfsForRun();
 
 /**
  * Three suites: `node` (engine, LLM layer, metrics, CLI: plain Node), `worker` (the Worker, queue
