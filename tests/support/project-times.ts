@@ -3,7 +3,11 @@
  * its wall time (its first file's start to its last file's end, and when it started in the run) and
  * where the time went, summed over its files: setup files, importing the test files, tests and hooks.
  * So a slower `npm test` shows which project grew, and whether in setup or in tests.
+ *
+ * `TRIBUNAL_TEST_TIMELINE=<file>` also writes one line per file as it ends: its start and end in seconds since
+ * vitest started, its project and path (to see where slots stood idle: a runtime starting, a long file last).
  */
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 interface ProjectSpan {
@@ -30,10 +34,16 @@ export default class ProjectTimes implements Reporter {
 
   onTestRunStart(): void {
     this.spans.clear();
+    const timeline = process.env.TRIBUNAL_TEST_TIMELINE;
+    if (timeline) writeFileSync(timeline, '');
   }
+
+  /** performance.now() of each file's start, for the timeline. */
+  private readonly starts = new Map<string, number>();
 
   onTestModuleStart(testModule: TestModule): void {
     this.spanOf(testModule);
+    this.starts.set(testModule.id, performance.now());
   }
 
   onTestModuleEnd(testModule: TestModule): void {
@@ -44,6 +54,12 @@ export default class ProjectTimes implements Reporter {
     span.setupMs += d.setupDuration;
     span.importMs += d.collectDuration;
     span.testsMs += d.duration;
+    const timeline = process.env.TRIBUNAL_TEST_TIMELINE;
+    if (timeline) {
+      const at = (t: number) => ((t - this.runStart) / 1000).toFixed(1);
+      const line = `${at(this.starts.get(testModule.id) ?? span.last)} ${at(span.last)} ${testModule.project.name} ${testModule.relativeModuleId}\n`;
+      appendFileSync(timeline, line);
+    }
   }
 
   onTestRunEnd(): void {
