@@ -24,6 +24,7 @@ import {
   flushPendingStatement,
   pendingAppendBinds,
   pendingAppendSql,
+  pendingGroupsJson,
 } from '../tenants/usage-rollup.js';
 import { batchCompletionEventStatements } from './completion-event.js';
 
@@ -67,7 +68,8 @@ export const BATCH_COUNTS: EndingEffect = {
     // An item's final write claims the batch's next items in this same write (./pump.ts `CLAIM_BATCH_WINDOW`
     // reads them by its token); the other end paths only count.
     const token = ending.writeToken;
-    const groups = ending.written?.pendingGroups ?? null;
+    const calls = ending.written?.calls ?? [];
+    const groups = calls.length === 0 ? null : pendingGroupsJson(calls);
     return [
       budgetEndStatement(db, ending, BATCH_OF_ENDING, guard),
       flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${guard}`, [ending.id, ending.id], PENDING_FLUSH_AT),

@@ -22,15 +22,8 @@ import { log, messageOf } from '../log/log.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
-import type { UsageTotals } from '../tenants/usage-rollup.js';
-import {
-  BOOK_SET_SQL,
-  bookBinds,
-  bookStatement,
-  pendingGroupsJson,
-  rollupStatements,
-  usageTotals,
-} from '../tenants/usage-rollup.js';
+import type { BilledCall, UsageTotals } from '../tenants/usage-rollup.js';
+import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 import { dropWaitingTaskStatements } from './task-rows.js';
 import { verdictTextStatement } from './verdict-rows.js';
@@ -48,15 +41,7 @@ export interface Ending {
    * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
    * row. The effects run before that update, so they read these (bound) rather than the row.
    */
-  written?: {
-    verdictJson: string | null;
-    usage: UsageTotals;
-    /**
-     * The calls' roll-up groups (src/tenants/usage-rollup.ts `pendingGroupsJson`) a batch item's ending appends to
-     * its batch's pending list, where they wait to be added to the roll-up; null without calls.
-     */
-    pendingGroups: string | null;
-  };
+  written?: { verdictJson: string | null; usage: UsageTotals; calls: readonly BilledCall[] };
   /**
    * The final write only: a token of this one call (random unless the caller gives one), by which a statement of
    * its transaction finds what another wrote (the batch window's claim, src/batches/rows.ts).
@@ -334,14 +319,6 @@ export interface FinalWriteResult {
 }
 
 /**
- * SQL condition on the evaluation `e` ending with `status` under which its batch's count of the ending takes its
- * usage (src/batches/progress.ts `BATCH_COUNTS`, guarded as the status update): an item of a batch whose row may
- * still end so.
- */
-const BATCH_TAKES_USAGE = (status: TerminalStatus) =>
-  `e.batch_id IS NOT NULL AND ${sqlMayBecome(status, 'e.status')} AND EXISTS (SELECT 1 FROM batches WHERE id = e.batch_id)`;
-
-/**
  * The final write, in ONE `db.batch()` (one transaction): the usage roll-up and the verdict's JSON, the plan's
  * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
  * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
@@ -363,7 +340,7 @@ export async function writeFinal(
   const written = {
     verdictJson: w.status === 'succeeded' && w.verdict ? JSON.stringify(w.verdict) : null,
     usage: usageTotals(w.calls),
-    pendingGroups: w.calls.length === 0 ? null : pendingGroupsJson(w.calls),
+    calls: w.calls,
   };
   const ending: FinalEnding = {
     id: w.id,
@@ -377,9 +354,14 @@ export async function writeFinal(
     writeToken: w.writeToken ?? crypto.randomUUID(),
   };
   const rollup = [
-    // A batch item's calls go to its batch's pending list with the count of its ending (src/batches/progress.ts),
-    // which runs exactly when the status update below does; a row ended elsewhere books them here.
-    ...rollupStatements(db, w.id, w.calls, BATCH_TAKES_USAGE(w.status)),
+    // A batch item's calls wait on its batch's row, appended by the count of its ending (src/batches/progress.ts),
+    // which runs exactly when the status update does: its batch exists and the row may still end so.
+    ...rollupStatements(
+      db,
+      w.id,
+      w.calls,
+      `e.batch_id IS NOT NULL AND ${sqlMayBecome(w.status, 'e.status')} AND EXISTS (SELECT 1 FROM batches WHERE id = e.batch_id)`,
+    ),
     // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts).
     ...(written.verdictJson === null || !w.verdict
       ? []
