@@ -19,6 +19,13 @@ import { budgetEndStatement } from './budget-claims.js';
 import { dropBatchGroupsStatements } from '../evaluations/task-groups.js';
 import { claimWithCountTerms } from './rows.js';
 import type { BatchCompletion } from './completion-event.js';
+import {
+  PENDING_FLUSH_AT,
+  flushPendingStatement,
+  pendingAppendBinds,
+  pendingAppendSql,
+  pendingGroupsJson,
+} from '../tenants/usage-rollup.js';
 import { batchCompletionEventStatements } from './completion-event.js';
 
 /** The `batches` counter each terminal status adds to (column names are literals, never input). */
@@ -45,9 +52,14 @@ function completing(ending: Ending): { rows: string; binds: string[] } {
   };
 }
 
-/** The ending counted in its batch (and, with a budget, its usage booked and its grant released). */
+/**
+ * The ending counted in its batch (and, with a budget, its usage booked and its grant released). The same update
+ * appends the item's usage to the batch's pending list (src/tenants/usage-rollup.ts), which writes no row of its
+ * own; the list an earlier ending filled to `PENDING_FLUSH_AT` items goes to the roll-up first, and this count
+ * empties it.
+ */
 export const BATCH_COUNTS: EndingEffect = {
-  name: "the batch counts the ending (and books its spend against the batch's budget)",
+  name: "the batch counts the ending, holds its usage for the roll-up (and books its spend against the batch's budget)",
   handedOn: false,
   batchOnly: true,
   statements: (db, ending) => {
@@ -56,14 +68,24 @@ export const BATCH_COUNTS: EndingEffect = {
     // An item's final write claims the batch's next items in this same write (./pump.ts `CLAIM_BATCH_WINDOW`
     // reads them by its token); the other end paths only count.
     const token = ending.writeToken;
+    const calls = ending.written?.calls ?? [];
+    const groups = calls.length === 0 ? null : pendingGroupsJson(calls);
     return [
       budgetEndStatement(db, ending, BATCH_OF_ENDING, guard),
+      flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${guard}`, [ending.id, ending.id], PENDING_FLUSH_AT),
       db
         .prepare(
-          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?${token === undefined ? '' : `, ${claimWithCountTerms()}`}
+          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?${token === undefined ? '' : `, ${claimWithCountTerms()}`},
+             ${pendingAppendSql(groups !== null)}
            WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
         )
-        .bind(ending.now, ...(token === undefined ? [] : [token]), ending.id, ending.id),
+        .bind(
+          ending.now,
+          ...(token === undefined ? [] : [token]),
+          ...(groups === null ? [] : pendingAppendBinds(ending.id, groups)),
+          ending.id,
+          ending.id,
+        ),
     ];
   },
 };
@@ -91,18 +113,23 @@ export function batchCompletionEvent(
 /**
  * The ending that brings the counts to the total marks the batch `completed`, or `cancelled` after a cancel. Before
  * the mark, it erases the batch's task groups (src/evaluations/task-groups.ts), moving the tasks its items still owe
- * D1 to rows of their own; a final write's own task is held by its object.
+ * D1 to rows of their own (a final write's own task is held by its object), and adds the batch's pending usage to
+ * the roll-up, which the mark empties.
  */
 export const BATCH_COMPLETED: EndingEffect = {
-  name: "the completing ending erases the batch's task groups and marks it completed (or cancelled)",
+  name: "the completing ending erases the batch's task groups, rolls its pending usage up and marks it completed (or cancelled)",
   handedOn: false,
   batchOnly: true,
   statements: (db, ending) => [
     ...dropBatchGroupsStatements(db, completing(ending), ending.written === undefined ? null : ending.id),
+    flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`, [
+      ending.id,
+      ending.id,
+    ]),
     db
       .prepare(
         `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
-           completed_at = ?, updated_at = ?
+           completed_at = ?, updated_at = ?, usage_pending = NULL
          WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
       )
       .bind(ending.now, ending.now, ending.id, ending.id),

@@ -7,9 +7,11 @@
  * puts its message back with a delay (queues/jobs.ts); the API's fast start and the sweeper simply leave
  * it to the queue.
  *
- * A slot counts only while its row has not ended (`finished_at` NULL: the partial index
- * `evaluations_in_flight`, which leaves the status out so that the running mark writes no index row; every
- * end sets `finished_at` with its status), so every end path frees it in the very status update that ends the row,
+ * A slot counts only while its row has not ended (`finished_at` NULL, which every end sets with its status: the
+ * partial indexes `evaluations_in_flight` of the slot holders outside a batch, and `evaluations_batch_open` of a
+ * batch's items that have not ended, read below the batch's `sent`; neither names the status nor `slot_at` of a
+ * batch item, so the slot of a batch item and the running mark write no index row), so every end path frees it
+ * in the very status update that ends the row,
  * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).
  * A slot cannot outlive its evaluation; one whose object crashed is held until the sweeper re-kicks it
  * to its end, as the evaluation it belongs to is still running. Idempotent: admitting an evaluation that
@@ -24,7 +26,7 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
-import { SQL_NOT_ENDED } from './status.js';
+import { SQL_NOT_ENDED, sqlNotEnded } from './status.js';
 import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
 
@@ -39,29 +41,45 @@ const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spre
   FROM tenants t WHERE t.id = evaluations.tenant`;
 
 /**
+ * SQL of the number of evaluations of tenant `tenant` (an SQL term) holding a running slot under the cap (not at
+ * tier `batch`): those outside a batch through `evaluations_in_flight`, and an open batch's handed-over items (below
+ * its `sent`: an item takes a slot only once its batch's window claimed it, src/batches/pump.ts) through
+ * `evaluations_batch_open`, which holds the items that have not ended, so a batch's items not handed over are
+ * never read.
+ */
+function slotHolders(tenant: string): string {
+  return `((SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
+      AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND s.tier != 'batch'
+      AND ${sqlNotEnded('s.status')})
+    + (SELECT count(*) FROM batches b INDEXED BY batches_open
+      JOIN evaluations s INDEXED BY evaluations_batch_open ON s.batch_id = b.id AND s.batch_seq < b.sent
+      WHERE b.tenant = ${tenant} AND b.completed_at IS NULL AND b.tier != 'batch' AND s.finished_at IS NULL
+        AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${sqlNotEnded('s.status')}))`;
+}
+
+/**
  * The cap term of the admission statements (binds the default cap once). An evaluation at tier `batch`
  * neither waits for nor holds a place under the cap: it makes no synchronous call and sleeps between its
  * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
  * chain behind the others, each of its waves a provider turnaround (minutes to hours) later.
  */
-const UNDER_CAP = `(evaluations.tier = 'batch' OR (SELECT count(*) FROM evaluations s WHERE s.tenant = evaluations.tenant
-  AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.tier != 'batch' AND ${SQL_NOT_ENDED})
-  < (${SHARD_CAP}))`;
+const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.tenant')} < (${SHARD_CAP}))`;
 
 /**
  * The queued evaluations of a tenant that wait for a running slot, as `(id, created_at)` rows (binds the
  * tenant twice): those outside batches, and batch items the batch has handed over (positions below
  * `batches.sent`, see src/batches/pump.ts) without a slot yet. Items not handed over yet wait for the
- * batch's own window, not for a slot. Each part reads only its own index (migrations/0014): a batch's
+ * batch's own window, not for a slot. Each part reads only its own index (migrations/0014, 0037): a batch's
  * items not handed over (up to all of a 10,000-item batch) are never read to be skipped, which made every
- * ending's admission cost one row per such item.
+ * ending's admission cost one row per such item; its handed-over items in flight are (at most its window).
  */
 const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
      WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'
    UNION ALL
    SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
-     JOIN evaluations e INDEXED BY evaluations_waiting_batch ON e.batch_id = b.id AND e.batch_seq < b.sent
-     WHERE b.tenant = ? AND b.completed_at IS NULL AND e.slot_at IS NULL AND e.status = 'queued'`;
+     JOIN evaluations e INDEXED BY evaluations_batch_open ON e.batch_id = b.id AND e.batch_seq < b.sent
+     WHERE b.tenant = ? AND b.completed_at IS NULL AND e.finished_at IS NULL AND e.slot_at IS NULL
+       AND e.status = 'queued'`;
 
 /**
  * {@link WAITING} without the items the final write whose token it binds (third) claimed in its own transaction:
@@ -230,8 +248,12 @@ export async function slotCounts(db: D1Database, tenant: string): Promise<{ runn
   const [running, waiting] = await db.batch([
     db
       .prepare(
-        `SELECT count(*) AS n FROM evaluations
-         WHERE tenant = ? AND slot_at IS NOT NULL AND finished_at IS NULL AND ${SQL_NOT_ENDED}`,
+        `SELECT (SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ?1
+           AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND ${sqlNotEnded('s.status')})
+         + (SELECT count(*) FROM batches b INDEXED BY batches_open
+           JOIN evaluations s INDEXED BY evaluations_batch_open ON s.batch_id = b.id AND s.batch_seq < b.sent
+           WHERE b.tenant = ?1 AND b.completed_at IS NULL AND s.finished_at IS NULL AND s.slot_at IS NOT NULL
+             AND ${sqlNotEnded('s.status')}) AS n`,
       )
       .bind(tenant),
     db.prepare(`SELECT count(*) AS n FROM (${WAITING})`).bind(tenant, tenant),

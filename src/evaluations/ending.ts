@@ -22,7 +22,7 @@ import { log, messageOf } from '../log/log.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
-import type { UsageTotals } from '../tenants/usage-rollup.js';
+import type { BilledCall, UsageTotals } from '../tenants/usage-rollup.js';
 import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 import { dropWaitingTaskStatements } from './task-rows.js';
@@ -41,7 +41,7 @@ export interface Ending {
    * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
    * row. The effects run before that update, so they read these (bound) rather than the row.
    */
-  written?: { verdictJson: string | null; usage: UsageTotals };
+  written?: { verdictJson: string | null; usage: UsageTotals; calls: readonly BilledCall[] };
   /**
    * The final write only: a token of this one call (random unless the caller gives one), by which a statement of
    * its transaction finds what another wrote (the batch window's claim, src/batches/rows.ts).
@@ -340,6 +340,7 @@ export async function writeFinal(
   const written = {
     verdictJson: w.status === 'succeeded' && w.verdict ? JSON.stringify(w.verdict) : null,
     usage: usageTotals(w.calls),
+    calls: w.calls,
   };
   const ending: FinalEnding = {
     id: w.id,
@@ -353,7 +354,14 @@ export async function writeFinal(
     writeToken: w.writeToken ?? crypto.randomUUID(),
   };
   const rollup = [
-    ...rollupStatements(db, w.id, w.calls),
+    // A batch item's calls wait on its batch's row, appended by the count of its ending (src/batches/progress.ts),
+    // which runs exactly when the status update does: its batch exists and the row may still end so.
+    ...rollupStatements(
+      db,
+      w.id,
+      w.calls,
+      `e.batch_id IS NOT NULL AND ${sqlMayBecome(w.status, 'e.status')} AND EXISTS (SELECT 1 FROM batches WHERE id = e.batch_id)`,
+    ),
     // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts).
     ...(written.verdictJson === null || !w.verdict
       ? []

@@ -11,7 +11,7 @@ import { configSql } from './config-rows.js';
 import { taskSql } from './task-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
-import { SQL_NOT_ENDED, sqlMayBecome } from './status.js';
+import { SQL_NOT_ENDED, sqlMayBecome, sqlNotEnded } from './status.js';
 import type { CacheHit } from '../verdict-cache/hit.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
@@ -212,20 +212,22 @@ export async function recordProgress(db: D1Database, id: string, callsDone: numb
 }
 
 /**
- * The rows holding a running slot (admitted or running), the terms of the partial index `evaluations_in_flight`
- * (migration 0033: not ended by `finished_at`, which every end sets, and no status term, so that the running
- * mark writes no index row), so SQLite walks it. Every path that runs an evaluation admits it first.
+ * The rows outside a batch holding a running slot (admitted or running), the terms of the partial index
+ * `evaluations_in_flight` (migrations 0033, 0037: not ended by `finished_at`, which every end sets, and no status
+ * term, so that the running mark writes no index row), so SQLite walks it. Every path that runs an evaluation
+ * admits it first.
  */
-const SQL_IN_FLIGHT = `slot_at IS NOT NULL AND finished_at IS NULL AND ${SQL_NOT_ENDED}`;
+const SQL_IN_FLIGHT = `slot_at IS NOT NULL AND finished_at IS NULL AND batch_id IS NULL AND ${SQL_NOT_ENDED}`;
 
 /**
  * Evaluations still `queued` or `running` whose `updated_at` is older than `olderThan` (epoch ms),
  * oldest first, at most `limit`. Items of a batch that its window has not handed over yet
  * (src/batches/pump.ts) are not stalled: they wait for their turn. Reads the rows in flight, however many
- * items wait: the rows holding a slot through `evaluations_in_flight` (sorted here: its key is the tenant, so
- * that progress writes do not rewrite it), the rows outside a batch waiting for a slot through
- * `evaluations_waiting_single`, and an open batch's handed-over items still waiting for a slot through
- * `evaluations_waiting_batch` (positions below the batch's `sent`), never the positions not handed over.
+ * items wait: the rows outside a batch holding a slot through `evaluations_in_flight` (sorted here: its key is
+ * the tenant, so that progress writes do not rewrite it), those waiting for a slot through
+ * `evaluations_waiting_single`, and an open batch's handed-over items that have not ended (holding a slot or
+ * waiting for one) through `evaluations_batch_open` (positions below the batch's `sent`), never the positions
+ * not handed over.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const [inFlight, single, waiting] = await db.batch<{ id: string; updated_at: number }>([
@@ -245,9 +247,9 @@ export async function findStalled(db: D1Database, olderThan: number, limit: numb
       .prepare(
         // Open batches first (CROSS JOIN keeps that order), each one's handed-over positions by the index.
         `SELECT e.id, e.updated_at FROM batches b INDEXED BY batches_open
-           CROSS JOIN evaluations e INDEXED BY evaluations_waiting_batch
+           CROSS JOIN evaluations e INDEXED BY evaluations_batch_open
          WHERE b.completed_at IS NULL AND e.batch_id = b.id AND e.batch_seq < b.sent
-           AND e.slot_at IS NULL AND e.status = 'queued' AND e.batch_id IS NOT NULL AND e.updated_at < ?
+           AND e.finished_at IS NULL AND ${sqlNotEnded('e.status')} AND e.updated_at < ?
          ORDER BY e.updated_at LIMIT ?`,
       )
       .bind(olderThan, limit),

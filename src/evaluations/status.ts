@@ -75,8 +75,16 @@ export function sqlMayBecome(to: EvaluationStatus, column = 'status'): string {
   return sqlStatusIn(sourcesOf(to), column);
 }
 
+/**
+ * SQL that holds for a row that has not ended, e.g. `status IN ('queued', 'running')`.
+ * @param column the status column, default `status` (qualify it in joins).
+ */
+export function sqlNotEnded(column = 'status'): string {
+  return sqlStatusIn(
+    EVALUATION_STATUSES.filter((s) => !isTerminal(s)),
+    column,
+  );
+}
+
 /** SQL guard of writes that only touch a row that has not ended (progress, the sweeper's touch, rows of the final write). */
-export const SQL_NOT_ENDED = sqlStatusIn(
-  EVALUATION_STATUSES.filter((s) => !isTerminal(s)),
-  'status',
-);
+export const SQL_NOT_ENDED = sqlNotEnded();

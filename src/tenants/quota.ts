@@ -9,7 +9,7 @@
  */
 import { ApiError } from '../http/errors.js';
 import type { EffectiveLimits } from './limits.js';
-import { hourOf } from './usage-rollup.js';
+import { TENANT_USAGE_ROWS, hourOf } from './usage-rollup.js';
 
 /** The calendar month (UTC) that contains `now`: its start and the start of the next one, epoch ms. */
 export function monthOf(now: number): { start: number; reset: number } {
@@ -48,7 +48,8 @@ async function usageIn(db: D1Database, tenant: string, since: number): Promise<M
       )
       .bind(tenant, since),
     db
-      .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM usage_rollup WHERE tenant = ? AND hour >= ?')
+      // The roll-up with the open batches' usage not rolled up yet.
+      .prepare(`SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM (${TENANT_USAGE_ROWS}) WHERE hour >= ?2`)
       .bind(tenant, hourOf(since)),
   ]);
   return {

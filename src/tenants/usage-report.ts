@@ -3,10 +3,11 @@
  * Usage reports from the usage roll-up (`usage_rollup`: every billed LLM call, added with its evaluation's end
  * to the row of its tenant, UTC hour, model, tier, preset and key): calls, prompt / cached prompt / completion
  * tokens, cost and what the prompt caches saved in USD, per day (UTC), model, preset or key, over a time
- * range; and their CSV form. The roll-up is the one source: a report's totals are its sums. Verdict cache hits make no call, so they have no row: the report counts them apart
+ * range; and their CSV form. The roll-up is the one source, with the open batches' usage not rolled up yet
+ * (`TENANT_USAGE_ROWS`): a report's totals are its sums. Verdict cache hits make no call, so they have no row: the report counts them apart
  * (`verdictCache`, src/verdict-cache/rows.ts `hitSums`).
  */
-import { hourOf } from './usage-rollup.js';
+import { TENANT_USAGE_ROWS, hourOf } from './usage-rollup.js';
 
 /** What a report groups by: the call's UTC day, its model, its evaluation's preset or the key that created it. */
 export const USAGE_GROUPS = ['day', 'model', 'preset', 'key'] as const;
@@ -98,7 +99,7 @@ async function groupsIn(
       `SELECT ${GROUP_SQL[range.groupBy]} AS grp, SUM(calls) AS calls, SUM(prompt_tokens) AS p,
          SUM(cached_prompt_tokens) AS k, SUM(completion_tokens) AS c, SUM(cost_usd) AS cost, SUM(cache_saved_usd) AS saved,
          MAX(estimated) AS est
-       FROM usage_rollup WHERE tenant = ? AND hour >= ? AND hour < ?
+       FROM (${TENANT_USAGE_ROWS}) WHERE hour >= ?2 AND hour < ?3
        GROUP BY grp ORDER BY grp`,
     )
     .bind(tenant, hourOf(range.from), range.to)

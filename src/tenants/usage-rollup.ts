@@ -76,23 +76,34 @@ export function usageTotals(calls: readonly BilledCall[]): UsageTotals {
   return total;
 }
 
+/** The upsert's tail: a group's sums added to its roll-up row. */
+const ADD_TO_ROLLUP = `ON CONFLICT DO UPDATE SET calls = calls + excluded.calls,
+  prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens,
+  cached_prompt_tokens = cached_prompt_tokens + excluded.cached_prompt_tokens,
+  estimated = MAX(estimated, excluded.estimated), cost_usd = cost_usd + excluded.cost_usd,
+  cache_saved_usd = cache_saved_usd + excluded.cache_saved_usd`;
+
 /**
  * The roll-up upserts of evaluation `id`'s calls, one per group, each only while its `billed_calls` is NULL:
  * they must run before whatever books the row's sums ({@link BOOK_SET_SQL} or {@link bookStatement}).
+ * @param unless SQL condition on the evaluation `e` under which another statement of the same transaction takes
+ *   the calls instead (a batch item's ending appends them to its batch's pending list: {@link pendingAppendSql});
+ *   default none.
  */
-export function rollupStatements(db: D1Database, id: string, calls: readonly BilledCall[]): D1PreparedStatement[] {
+export function rollupStatements(
+  db: D1Database,
+  id: string,
+  calls: readonly BilledCall[],
+  unless?: string,
+): D1PreparedStatement[] {
   return rollupGroups(calls).map(({ hour, model, tier, sums: s }) =>
     db
       .prepare(
         `INSERT INTO usage_rollup (tenant, hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens,
            cached_prompt_tokens, estimated, cost_usd, cache_saved_usd)
          SELECT e.tenant, ?, ?, ?, COALESCE(e.preset, ''), COALESCE(e.key_id, ''), ?, ?, ?, ?, ?, ?, ?
-         FROM evaluations e WHERE e.id = ? AND e.billed_calls IS NULL
-         ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
-           completion_tokens = completion_tokens + excluded.completion_tokens,
-           cached_prompt_tokens = cached_prompt_tokens + excluded.cached_prompt_tokens,
-           estimated = MAX(estimated, excluded.estimated), cost_usd = cost_usd + excluded.cost_usd,
-           cache_saved_usd = cache_saved_usd + excluded.cache_saved_usd`,
+         FROM evaluations e WHERE e.id = ? AND e.billed_calls IS NULL${unless === undefined ? '' : ` AND NOT (${unless})`}
+         ${ADD_TO_ROLLUP}`,
       )
       .bind(
         hour,
@@ -162,3 +173,96 @@ export function bookedSumsSql(alias: string): string {
     COALESCE(MAX(${alias}.usage_estimated), 0) AS e, COALESCE(SUM(${alias}.cost_usd), 0) AS cost,
     COALESCE(SUM(${alias}.prompt_cache_saved_usd), 0) AS saved`;
 }
+
+/**
+ * A batch's pending list (`batches.usage_pending`, migrations/0039) holds its ended items' usage until it reaches
+ * {@link PENDING_FLUSH_AT} items or the batch completes: the update that counts an item's ending appends the item's
+ * groups to it ({@link pendingAppendSql}), so a batch item's usage writes no row of its own; {@link flushPendingStatement}
+ * adds the list to the roll-up. Readers of the roll-up add the lists of the open batches ({@link TENANT_USAGE_ROWS}).
+ */
+export const PENDING_FLUSH_AT = 32;
+
+/** An item's calls as its pending list entry's groups: `[[hour, model, tier, calls, prompt, completion, cached, estimated, usd, saved], …]`. */
+export function pendingGroupsJson(calls: readonly BilledCall[]): string {
+  return JSON.stringify(
+    rollupGroups(calls).map(({ hour, model, tier, sums: s }) => [
+      hour,
+      model,
+      tier,
+      s.calls,
+      s.promptTokens,
+      s.completionTokens,
+      s.cachedPromptTokens,
+      s.estimated ? 1 : 0,
+      s.costUsd,
+      s.cacheSavedUsd,
+    ]),
+  );
+}
+
+/**
+ * The `SET` term of the update of a `batches` row that counts an ending (in its `WHERE`): appends evaluation `id`'s
+ * groups ({@link pendingGroupsJson}) to the list with its preset and key, unless its usage is booked already; a list
+ * {@link flushPendingStatement} flushed before it (at {@link PENDING_FLUSH_AT} items) starts again. With groups it
+ * binds `[groups, id]` ({@link pendingAppendBinds}); without (an ending that books nothing) it only empties a flushed
+ * list, binding nothing.
+ */
+export function pendingAppendSql(withGroups: boolean): string {
+  const base = `CASE WHEN json_array_length(usage_pending) >= ${PENDING_FLUSH_AT} THEN NULL ELSE usage_pending END`;
+  if (!withGroups) return `usage_pending = ${base}`;
+  return `usage_pending = COALESCE(json_insert(COALESCE(${base}, '[]'), '$[#]',
+      (SELECT json_array(COALESCE(e.preset, ''), COALESCE(e.key_id, ''), json(?)) FROM evaluations e
+       WHERE e.id = ? AND e.billed_calls IS NULL)), ${base})`;
+}
+
+/** What {@link pendingAppendSql} binds with groups, in order. */
+export function pendingAppendBinds(id: string, groups: string): string[] {
+  return [groups, id];
+}
+
+/**
+ * The rows of the pending lists of the batches `from` names as `b`, as `usage_rollup`'s columns (one per item and
+ * group, not summed).
+ */
+const pendingRows = (from: string) => `SELECT b.tenant AS tenant, json_extract(g.value, '$[0]') AS hour,
+    json_extract(g.value, '$[1]') AS model, json_extract(g.value, '$[2]') AS tier, json_extract(i.value, '$[0]') AS preset,
+    json_extract(i.value, '$[1]') AS key_id, json_extract(g.value, '$[3]') AS calls,
+    json_extract(g.value, '$[4]') AS prompt_tokens, json_extract(g.value, '$[5]') AS completion_tokens,
+    json_extract(g.value, '$[6]') AS cached_prompt_tokens, json_extract(g.value, '$[7]') AS estimated,
+    json_extract(g.value, '$[8]') AS cost_usd, json_extract(g.value, '$[9]') AS cache_saved_usd
+  FROM ${from}, json_each(b.usage_pending) i, json_each(i.value, '$[2]') g`;
+
+/**
+ * Adds the pending list of the batch rows `where` selects (SQL on `b`, binding `binds`) to the roll-up, summed per
+ * roll-up row, before the statement that empties it (the next ending's count, or the batch's completion mark).
+ * @param atLeast flush only a list of at least this many items (default 1: any).
+ */
+export function flushPendingStatement(
+  db: D1Database,
+  where: string,
+  binds: readonly unknown[],
+  atLeast = 1,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO usage_rollup (tenant, hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens,
+         cached_prompt_tokens, estimated, cost_usd, cache_saved_usd)
+       SELECT tenant, hour, model, tier, preset, key_id, SUM(calls), SUM(prompt_tokens), SUM(completion_tokens),
+         SUM(cached_prompt_tokens), MAX(estimated), SUM(cost_usd), SUM(cache_saved_usd)
+       FROM (${pendingRows('batches b')} WHERE ${where} AND json_array_length(b.usage_pending) >= ${atLeast})
+       WHERE true GROUP BY tenant, hour, model, tier, preset, key_id
+       ${ADD_TO_ROLLUP}`,
+    )
+    .bind(...binds);
+}
+
+/**
+ * A tenant's roll-up rows with its open batches' pending lists (binds the tenant as `?1`): what every reader of
+ * the usage sums reads (usage reports, the monthly spend quota), so a batch's items count from their ending.
+ */
+export const TENANT_USAGE_ROWS = `SELECT hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens,
+    cached_prompt_tokens, estimated, cost_usd, cache_saved_usd FROM usage_rollup WHERE tenant = ?1
+  UNION ALL
+  SELECT hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens, cached_prompt_tokens, estimated,
+    cost_usd, cache_saved_usd FROM (${pendingRows('batches b INDEXED BY batches_open')}
+    WHERE b.tenant = ?1 AND b.completed_at IS NULL AND b.usage_pending IS NOT NULL)`;

@@ -8,7 +8,6 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
-import { storedBatch } from './batches-support.js';
 import { insertJob, newTestId, PAIRWISE, testEnv } from './helpers.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
@@ -33,9 +32,10 @@ describe('migration 0033: one in-flight index', () => {
     expect(names).not.toContain('evaluations_tenant_slots');
     expect(names).not.toContain('evaluations_stalled');
     const tenant = newTestId('tn_in_flight');
-    const b = await storedBatch(1, { tenant });
-    const taken = await admitStatement(db, b.items[0] ?? '', 100, Date.now()).run();
-    // The row and its entry in `evaluations_in_flight`: three before (the slots' index and the sweeper's).
+    const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, tenant });
+    const taken = await admitStatement(db, id, 100, Date.now()).run();
+    // The row and its entry in `evaluations_in_flight`: three before (the slots' index and the sweeper's). A batch
+    // item's slot is the row alone since migration 0037 (./batch-open-carry-over.test.ts).
     expect(taken.meta).toMatchObject({ changes: 1, rows_written: 2 });
     expect(await slotCounts(db, tenant)).toEqual({ running: 1, waiting: 0 });
   });
