@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import { doneItems, excessByStage, itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
@@ -120,12 +120,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   // engineer's run at the same time into this run's timeline.
   const dir = benchStateDir('tribunal-bench-batch-');
   const logFile = join(dir, 'stack.log');
-  const stack = await startLocalStack({
-    port: 0,
+  const stack = await startBenchStack({
     persistTo: join(dir, 'state'),
-    llmBaseUrl: mock.baseUrl,
-    llmApiKey: 'bench',
-    llmModel: 'mock-judge',
+    mock,
     vars: { BATCH_CONCURRENCY: String(c), LOG_LEVEL: logLevel },
     logFile,
   });

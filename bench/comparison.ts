@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
@@ -65,11 +65,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const latency = intOption(values.latency, 'latency', 0) ?? 50;
   const c = intOption(values.c, 'c', 1) ?? 16;
   const mock = await startMockProcess(latency);
-  const stack = await startLocalStack({
-    port: 0,
+  const stack = await startBenchStack({
     persistTo: join(benchStateDir('tribunal-bench-comparison-'), 'state'),
-    llmBaseUrl: mock.baseUrl,
-    llmApiKey: 'bench',
+    mock,
     llmModel: values.model,
     vars: { BATCH_CONCURRENCY: String(c) },
   });

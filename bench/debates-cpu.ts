@@ -17,7 +17,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { choiceOption, intOption, parseCliOrExit } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { freePort } from '../src/cli/ports.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import type { CpuProfile } from './cpu-profile.js';
@@ -121,13 +121,10 @@ const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length 
 const mock = await startMockProcess(L);
 const dir = benchStateDir('tribunal-bench-debates-');
 const inspectorPort = values.profile ? await freePort() : undefined;
-const stack = await startLocalStack({
+const stack = await startBenchStack({
   runtime: 'miniflare',
-  port: 0,
   persistTo: join(dir, 'state'),
-  llmBaseUrl: mock.baseUrl,
-  llmApiKey: 'bench',
-  llmModel: 'mock-judge',
+  mock,
   logFile: join(dir, 'stack.log'),
   crons: false,
   ...(inspectorPort !== undefined ? { inspectorPort } : {}),

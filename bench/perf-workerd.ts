@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { WARM_UP, closedLoop, judgeOnce } from './peers.js';
 import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
@@ -44,13 +44,10 @@ const mock = await startMockProcess(250);
 // The log beside the run's own state, as bench:batch keeps it: a shared file in the temp directory mixed
 // the lines of two runs at once.
 const dir = benchStateDir('tribunal-bench-perf-');
-const stack = await startLocalStack({
+const stack = await startBenchStack({
   runtime: 'miniflare',
-  port: 0,
   persistTo: join(dir, 'state'),
-  llmBaseUrl: mock.baseUrl,
-  llmApiKey: 'bench',
-  llmModel: 'mock-judge',
+  mock,
   logFile: join(dir, 'stack.log'),
   crons: false,
   vars: { LOG_LEVEL: 'info' },

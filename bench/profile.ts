@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { choiceOption, intOption, parseCliOrExit } from '../src/cli/args.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import { freePort } from '../src/cli/ports.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { benchStateDir } from './state-dir.js';
 import type { CpuProfile } from './cpu-profile.js';
@@ -54,12 +54,10 @@ const C = Number(values.concurrency);
 
 const mock = await startMockProcess(Number(values.latency));
 const inspectorPort = await freePort();
-const stack = await startLocalStack({
+const stack = await startBenchStack({
   runtime: 'miniflare',
-  port: 0,
   persistTo: join(benchStateDir('tribunal-bench-profile-'), 'state'),
-  llmBaseUrl: mock.baseUrl,
-  llmApiKey: 'bench',
+  mock,
   llmModel: 'gpt-4o-mini',
   logFile: join(tmpdir(), 'tribunal-bench-profile.log'),
   crons: false,

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { LocalRuntime } from '../src/cli/local-stack.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
@@ -129,13 +129,10 @@ async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.optio
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
   const mock = await startMockProcess(intOption(values.latency, 'latency', 0) ?? 250);
   const t0 = performance.now();
-  const stack = await startLocalStack({
+  const stack = await startBenchStack({
     runtime,
-    port: 0,
     persistTo: join(benchStateDir(`tribunal-bench-runtime-${runtime}-`), 'state'),
-    llmBaseUrl: mock.baseUrl,
-    llmApiKey: 'bench',
-    llmModel: 'mock-judge',
+    mock,
     logFile: join(tmpdir(), `tribunal-bench-runtime-${runtime}.log`),
   });
   const startupMs = performance.now() - t0;

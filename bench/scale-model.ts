@@ -18,8 +18,10 @@ import { intOption, isMain, runCli, UsageError } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import type { CapacityFootprint, PresetFootprint } from './capacity-footprint.js';
 import { CAPACITY_FOOTPRINT_PATH } from './capacity-footprint.js';
-import type { Layout, LimitRow, Load } from './scale-limits.js';
-import { AS_BUILT, bindingRow, DEFAULT_LOAD, GATE_SLOTS_PER_SHARD, limitRows, TARGET, TODAY } from './scale-limits.js';
+import type { LimitRow } from './scale-limits.js';
+import type { Layout, Load } from './scale-layouts.js';
+import { bindingRow, GATE_SLOTS_PER_SHARD, limitRows } from './scale-limits.js';
+import { AS_BUILT, DEFAULT_LOAD, TARGET, TODAY } from './scale-layouts.js';
 
 const CLI = {
   usage: `usage: npm run bench:scale-model -- [options]

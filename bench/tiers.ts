@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { choiceOption, intOption, runCli, UsageError } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
@@ -205,12 +205,9 @@ async function withStack<T>(
   logFile?: string,
 ): Promise<T> {
   const mock = await startMockProcess(latency, mockFlags);
-  const stack = await startLocalStack({
-    port: 0,
+  const stack = await startBenchStack({
     persistTo: join(benchStateDir('tribunal-bench-tiers-'), 'state'),
-    llmBaseUrl: mock.baseUrl,
-    llmApiKey: 'bench',
-    llmModel: 'mock-judge',
+    mock,
     vars: {
       BATCH_CONCURRENCY: String(c),
       LLM_SUPPORTS_FLEX: 'true',

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockServer } from '../src/mock-llm/node.js';
 
 const CLI = {
@@ -58,12 +58,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     },
   });
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-bench-cache-'));
-  const stack = await startLocalStack({
-    port: 0,
+  const stack = await startBenchStack({
     persistTo: join(dir, 'state'),
-    llmBaseUrl: mock.baseUrl,
-    llmApiKey: 'bench',
-    llmModel: 'mock-judge',
+    mock,
     crons: false,
     logFile: join(dir, 'runtime.log'),
   });

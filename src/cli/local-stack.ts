@@ -4,50 +4,46 @@
  * bundled mock LLM when no API key is configured, and the wrangler.toml crons (the sweeper) fired on
  * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
  *
- * Two runtimes: `miniflare` (default) runs the deployed bundle (`wrangler deploy --dry-run`, or one
- * built beforehand and shared by several stacks: {@link prepareWorker}) on Miniflare's API in a child
- * process, which applies the D1 migrations first (src/cli/miniflare-runtime.ts); wrangler.toml is read
- * here, through wrangler, and handed to it as plain data. `wrangler` runs `wrangler dev` after `wrangler
- * d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group, so
- * stopping the stack stops workerd too and frees its port. Node only.
+ * Two runtimes (./local-runtimes.ts): `miniflare` (default) runs the deployed bundle (`wrangler deploy
+ * --dry-run`, or one built beforehand and shared by several stacks: {@link prepareWorker}, ./worker-bundle.ts)
+ * on Miniflare's API in a child process, which applies the D1 migrations first (src/cli/miniflare-runtime.ts);
+ * wrangler.toml is read through wrangler and handed to it as plain data. `wrangler` runs `wrangler dev` after
+ * `wrangler d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group,
+ * so stopping the stack stops workerd too and frees its port. Node only.
  */
-import { execFile } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
+
 import { startMockServer } from '../mock-llm/node.js';
 import type { MockServer } from '../mock-llm/node.js';
 import { makeBundleDir, removeStaleBundleDirs } from './bundle-dir.js';
-import type { CronTimerOptions } from './cron.js';
+
 import type { Described, EndedRef } from './ended.js';
-import { httpTrigger, startCronTimer } from './cron.js';
-import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
-import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
+import { startCronTimer } from './cron.js';
+
+import type { RuntimeConfig } from './worker-options.js';
 import { assertPortFree, freePort, PortInUseError, waitForPortFree } from './ports.js';
-import { exited, signalGroup, spawnGroup, stopGroup } from './process-group.js';
-import type { PreparedFiles } from './prepared-worker.js';
-import { PREPARED_WORKER_ENV, preparedWorkerFrom, writePreparedWorker } from './prepared-worker.js';
+import { exited, signalGroup, stopGroup } from './process-group.js';
+
+import { PREPARED_WORKER_ENV, preparedWorkerFrom } from './prepared-worker.js';
 import { buildRuntime } from './runtime-build.js';
+import type { Runtime } from './local-runtimes.js';
+import { answersAsTribunal, startMiniflare, startWrangler } from './local-runtimes.js';
+import type { PreparedWorker } from './worker-bundle.js';
+import {
+  buildWorker,
+  bundleAndSetup,
+  CONFIG_PATH,
+  prepareWorker,
+  REPO_ROOT,
+  WRANGLER_ENV,
+  wranglerMigrations,
+} from './worker-bundle.js';
+
+// The bundle's entry points, exported here as ever: the CLI, benches and tests that start a stack take them from it.
+export { buildWorker, prepareWorker, REPO_ROOT, WRANGLER_ENV };
+export type { PreparedWorker };
 import { lockState } from './state-lock.js';
-
-/** Repository root (this file is src/cli/local-stack.ts). */
-export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
-
-const WRANGLER = join(REPO_ROOT, 'node_modules', '.bin', 'wrangler');
-const CONFIG_PATH = join(REPO_ROOT, 'wrangler.toml');
-
-/**
- * Environment of every wrangler process: no telemetry, no `request.cf` download and no update check
- * (each is a network call that prints an `ENOTFOUND` stack trace offline).
- */
-export const WRANGLER_ENV: Record<string, string> = {
-  WRANGLER_SEND_METRICS: 'false',
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  // The banner is where wrangler checks the registry for a newer version.
-  WRANGLER_HIDE_BANNER: 'true',
-};
 
 /** The local runtime: Miniflare's API on the deployed bundle, or `wrangler dev`. */
 export type LocalRuntime = 'miniflare' | 'wrangler';
@@ -108,12 +104,6 @@ export interface LocalStackOptions {
   worker?: PreparedWorker;
 }
 
-/**
- * A Worker bundled and its wrangler.toml read once, for several stacks ({@link prepareWorker}): its entry module
- * ({@link buildWorker}), wrangler.toml as the runtime starts from it, the runtime child's module.
- */
-export type PreparedWorker = PreparedFiles;
-
 /** A running local stack. */
 export interface LocalStack {
   /** Base URL of the API, e.g. `http://127.0.0.1:8787`. */
@@ -136,260 +126,6 @@ export interface LocalStack {
   stop(): Promise<void>;
   /** SIGKILLs the runtime's process group, as a crash would (the mock keeps running); resolves once the API port is free. */
   kill(): Promise<void>;
-}
-
-/** Runs a wrangler command quietly; rejects with its output when it fails. */
-function wrangler(args: readonly string[], what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // CI: no prompt (migrations ask for confirmation on a terminal).
-    execFile(
-      WRANGLER,
-      args,
-      { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${what} failed:\n${stdout}\n${stderr}`));
-        else resolve();
-      },
-    );
-  });
-}
-
-/** Applies the numbered migrations to the local D1 in `persistTo` with wrangler (before `wrangler dev`). Rejects with wrangler's output on failure. */
-function wranglerMigrations(persistTo: string): Promise<void> {
-  return wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], 'D1 migrations');
-}
-
-/** Bundles the Worker exactly as `wrangler deploy` would (dry run) into `outDir`; resolves to the entry module. */
-export async function buildWorker(outDir: string): Promise<string> {
-  await wrangler(['deploy', '--dry-run', '--outdir', outDir], 'bundling the Worker (wrangler deploy --dry-run)');
-  return join(outDir, 'index.js');
-}
-
-/** wrangler.toml as the runtime starts from it (imports wrangler on first use: about 1.3 CPU-s). */
-async function readSetup(): Promise<WorkerSetup> {
-  const { readWorkerSetup } = await import('./wrangler-config.js');
-  return readWorkerSetup(CONFIG_PATH);
-}
-
-/** The bundle in `outDir` ({@link buildWorker}) and wrangler.toml as read now. */
-async function bundleAndSetup(outDir: string): Promise<{ entry: string; setup: WorkerSetup }> {
-  const [entry, setup] = await Promise.all([buildWorker(outDir), readSetup()]);
-  return { entry, setup };
-}
-
-/**
- * Bundles the Worker and the runtime child into `outDir` and reads wrangler.toml, once for several
- * stacks (`startLocalStack({ worker })`, or `TRIBUNAL_PREPARED_WORKER=<outDir>` for another process's):
- * each then starts without any of them.
- */
-export async function prepareWorker(outDir: string): Promise<PreparedWorker> {
-  const [built, runtime] = await Promise.all([bundleAndSetup(outDir), buildRuntime(outDir)]);
-  const prepared = { ...built, runtime };
-  writePreparedWorker(outDir, prepared);
-  return prepared;
-}
-
-/** True when `/health` answers as Tribunal does (another server on the port does not). */
-async function answersAsTribunal(url: string): Promise<boolean> {
-  try {
-    // Wide: a first request on a busy machine (CI may share it) has taken over 5 s.
-    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(30_000) });
-    const body = (await r.json()) as { service?: unknown };
-    return body.service === 'tribunal';
-  } catch {
-    return false;
-  }
-}
-
-function outputOf(options: LocalStackOptions): 'inherit' | 'ignore' | 'pipe' | ['ignore', number, number] {
-  if (options.onOutput) return 'pipe';
-  if (options.verbose) return 'inherit';
-  if (!options.logFile) return 'ignore';
-  const fd = openSync(options.logFile, 'a');
-  return ['ignore', fd, fd];
-}
-
-/** Hands every line `child` writes (stdout and stderr) to `onOutput`. */
-function forwardLines(child: ChildProcess, onOutput: ((line: string) => void) | undefined): void {
-  if (!onOutput) return;
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', onOutput);
-  }
-}
-
-interface Runtime {
-  child: ChildProcess;
-  /** Where the API answers (the port workerd bound, for port 0). */
-  url: string;
-  crons: string[];
-  fromEnv: string[];
-  fromDevVars: string[];
-  reload(): Promise<void>;
-  describe(ref: EndedRef): Promise<Described | null>;
-  /** Fires the Worker's `scheduled` handler (see ./cron.ts). */
-  trigger: CronTimerOptions['trigger'];
-}
-
-/** Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
-async function startMiniflare(
-  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
-  runtime: string,
-  prepared: Promise<{ entry: string; setup: WorkerSetup }>,
-  options: LocalStackOptions,
-  outDir: string,
-): Promise<Runtime> {
-  const out = outputOf(options);
-  const child = spawnGroup(process.execPath, [runtime], {
-    cwd: REPO_ROOT,
-    stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
-    env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
-  });
-  forwardLines(child, options.onOutput);
-  // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
-  const describing = new Map<number, (d: Described | null) => void>();
-  let requestIds = 0;
-  child.on('message', (m: RuntimeReply) => {
-    if (m.type !== 'described') return;
-    describing.get(m.requestId)?.(m.described);
-    describing.delete(m.requestId);
-  });
-  child.once('exit', () => {
-    for (const done of describing.values()) done(null);
-    describing.clear();
-  });
-  const next = (): Promise<RuntimeReply> =>
-    new Promise((resolve) => {
-      const onMessage = (m: RuntimeReply) => {
-        if (m.type === 'described') return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(m);
-      };
-      const onExit = (code: number | null) => {
-        child.off('message', onMessage);
-        resolve({ type: 'failed', message: `the runtime exited (code ${code ?? 'signal'}) before answering` });
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const ready = next();
-  /** The Worker the crons go to (wrangler.toml `name`, as of the last reload). */
-  let workerName: string;
-  try {
-    const { entry, setup } = await prepared;
-    workerName = setup.name;
-    const request: RuntimeRequest = { type: 'start', config: { ...config, scriptPath: entry, worker: setup } };
-    child.send(request);
-  } catch (e) {
-    await stopGroup(child);
-    throw e;
-  }
-  const reply = await ready;
-  if (reply.type !== 'ready') {
-    await stopGroup(child);
-    throw new Error(`the local runtime did not start: ${'message' in reply ? reply.message : reply.type}`);
-  }
-  return {
-    child,
-    url: reply.url,
-    crons: reply.crons,
-    fromEnv: reply.fromEnv,
-    fromDevVars: reply.fromDevVars,
-    reload: async () => {
-      const { entry, setup } = await bundleAndSetup(outDir);
-      workerName = setup.name;
-      const done = next();
-      const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
-      child.send(request);
-      const r = await done;
-      if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
-    },
-    trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
-    describe: (ref) => {
-      if (!child.connected) return Promise.resolve(null);
-      const requestId = ++requestIds;
-      return new Promise((resolve) => {
-        describing.set(requestId, resolve);
-        const request: RuntimeRequest = { type: 'describe', requestId, ref };
-        child.send(request);
-      });
-    },
-  };
-}
-
-async function startWrangler(
-  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
-  options: LocalStackOptions,
-  url: string,
-  outDir: string,
-): Promise<Runtime> {
-  const { readWranglerConfig } = await import('./wrangler-config.js');
-  const wranglerConfig = readWranglerConfig({ config: config.configPath });
-  const args = [
-    'dev',
-    '--port',
-    String(config.port),
-    '--ip',
-    config.host,
-    '--persist-to',
-    config.persistTo,
-    '--show-interactive-dev-session=false',
-  ];
-  const fromEnv = config.varsFromEnv
-    ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings))
-    : [];
-  const vars: Record<string, string> = {
-    ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])),
-    ...config.bindings,
-  };
-  const secrets = Object.fromEntries(
-    Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'),
-  );
-  for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
-  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line (and
-  // with the stack's directory, which goes when it stops).
-  const file = join(outDir, 'secrets.env');
-  writeFileSync(
-    file,
-    Object.entries(secrets)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}\n`)
-      .join(''),
-    { mode: 0o600 },
-  );
-  const devVarsFile = join(REPO_ROOT, '.dev.vars');
-  if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
-  args.push('--env-file', file);
-  const child = spawnGroup(WRANGLER, args, {
-    cwd: REPO_ROOT,
-    stdio: outputOf(options),
-    env: { ...process.env, ...WRANGLER_ENV },
-  });
-  forwardLines(child, options.onOutput);
-  const deadline = Date.now() + 60_000;
-  while (!(await answersAsTribunal(url))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stopGroup(child);
-      throw new Error(
-        child.exitCode !== null
-          ? `wrangler dev exited with code ${child.exitCode}`
-          : 'wrangler dev did not answer within 60 s',
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const crons = wranglerConfig.triggers.crons ?? [];
-  const fromDevVars =
-    config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
-  return {
-    child,
-    url,
-    crons,
-    fromEnv,
-    fromDevVars,
-    reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
-    describe: () => Promise.resolve(null),
-    trigger: httpTrigger(url),
-  };
 }
 
 /** Starts the mock LLM (if needed), migrations, the bundle and the runtime; resolves once `/health` answers as Tribunal. */

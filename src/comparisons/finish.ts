@@ -19,7 +19,7 @@ import { pairsOf } from './layout.js';
 import { finalStatistics } from './outcomes.js';
 import type { ComparisonRecord } from './rows.js';
 import { getComparison, layoutOf, markCompletingStatement, storeResultStatement, unfinishedOf } from './rows.js';
-import type { ComparisonEventData, ComparisonStatistics } from './schemas.js';
+import type { ComparisonEventData, ComparisonStatistics } from './answer-schemas.js';
 import { recordDb, tenantDb } from '../config/d1-shards.js';
 
 /** The batch completing in the ending's transaction (see `BatchCompletion`, src/batches/completion-event.ts). */

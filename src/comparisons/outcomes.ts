@@ -10,7 +10,8 @@ import type { EvaluationOutcome, Layout } from './layout.js';
 import { mapBack, pairOutcome, toPairOutcome, widthOf } from './layout.js';
 import type { OutcomeRow } from './rows.js';
 import { outcomesIn, winnerCounts } from './rows.js';
-import type { ComparisonStatistics, StatisticsOptions } from './schemas.js';
+import type { StatisticsOptions } from './schemas.js';
+import type { ComparisonStatistics } from './answer-schemas.js';
 import type { PairTally } from './statistics.js';
 import { LIVE_ITEM_LEVEL_MAX, statisticsFromCounts, statisticsOf } from './statistics.js';
 

@@ -14,7 +14,7 @@ import { slotsOf, widthOf, winnerName } from './layout.js';
 import { itemPairOutcomes } from './outcomes.js';
 import type { OutcomeRow } from './rows.js';
 import { outcomesIn } from './rows.js';
-import type { ComparisonResultLine } from './schemas.js';
+import type { ComparisonResultLine } from './answer-schemas.js';
 import type { ComparisonRef } from './service.js';
 import { statisticsNow, storedLayout } from './service.js';
 import { tenantDb } from '../config/d1-shards.js';

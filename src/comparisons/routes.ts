@@ -27,17 +27,19 @@ import { preferWaitHeaders, preferWaitMs, preferWaitResponse } from '../http/pre
 import { comparisonResults } from './results.js';
 import {
   COMPARISON_EXAMPLE,
-  ComparisonAcceptedSchema,
   ComparisonIdParams,
   ComparisonListQuery,
-  ComparisonListSchema,
-  ComparisonResultLineSchema,
   ComparisonResultsQuery,
-  ComparisonSchema,
   CreateComparisonRequestSchema,
   MAX_CANDIDATES,
   MAX_COMPARISON_ITEMS,
 } from './schemas.js';
+import {
+  ComparisonAcceptedSchema,
+  ComparisonListSchema,
+  ComparisonResultLineSchema,
+  ComparisonSchema,
+} from './answer-schemas.js';
 import { cancelComparison, createComparison, listComparisons, requireComparison, viewComparison } from './service.js';
 import { awaitComparisonEnded } from './wait.js';
 

@@ -40,14 +40,8 @@ import {
   layoutOf,
   unfinishedBefore,
 } from './rows.js';
-import type {
-  Comparison,
-  ComparisonAccepted,
-  ComparisonItem,
-  ComparisonStatistics,
-  ComparisonSummary,
-  CreateComparisonRequest,
-} from './schemas.js';
+import type { ComparisonItem, CreateComparisonRequest } from './schemas.js';
+import type { Comparison, ComparisonAccepted, ComparisonStatistics, ComparisonSummary } from './answer-schemas.js';
 import { StatisticsOptionsSchema } from './schemas.js';
 import { everyTenantDb, tenantDb } from '../config/d1-shards.js';
 import type { CertifyJudge } from '../evaluations/certified.js';

@@ -18,7 +18,8 @@ import type { JudgeRates, PairOutcome, PairResult } from '../metrics/pairs.js';
 import { winMatrix } from '../metrics/pairs.js';
 import type { RankingEntry } from '../metrics/ranking.js';
 import type { Layout } from './layout.js';
-import type { ComparisonStatistics, StatisticsOptions } from './schemas.js';
+import type { StatisticsOptions } from './schemas.js';
+import type { ComparisonStatistics } from './answer-schemas.js';
 
 /** Evaluations up to which a running comparison's statistics come from its items (above: from counts). */
 export const LIVE_ITEM_LEVEL_MAX = 5_000;

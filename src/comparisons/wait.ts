@@ -10,7 +10,7 @@
 import { backoffDelay } from '../backoff/backoff.js';
 import type { Bindings } from '../config/bindings.js';
 import { completedAtOf } from './rows.js';
-import type { Comparison } from './schemas.js';
+import type { Comparison } from './answer-schemas.js';
 import { requireComparison, viewComparison } from './service.js';
 import { tenantDb } from '../config/d1-shards.js';
 

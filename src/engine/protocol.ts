@@ -16,7 +16,8 @@
  * A method that runs other methods' protocols inside its state (the cascade, `MethodDefinition.applyRaw`)
  * is nested: its `step` lists complete requests, and the core records each raw reply in the ledger (for the
  * transcript, usage and idempotency) and hands it to `applyRaw`, leaving parsing, re-asks and calibration
- * to the inner protocols.
+ * to the inner protocols (./nested.ts). The state's types live in ./state.ts, the verdict a finished state
+ * concludes in ./conclusion.ts.
  *
  * Calls a method marks as samples of one prompt (`sampleOf`) go out as one request with `n` (./samples.ts)
  * where the driver says the provider takes `n` (`readyCalls`' `supportsN`), else as separate calls in one
@@ -30,57 +31,30 @@
  */
 import { BUDGET_EXCEEDED } from './budget.js';
 import { EngineInputError } from './errors.js';
-import type { LlmCallRequest, LlmCallResult, LlmError } from './call.js';
+import type { LlmCallRequest, LlmCallResult } from './call.js';
 import { ZERO_USAGE } from './call.js';
-import { combineOrders, unswap } from './calibration.js';
 import type { Attempt, LedgerEntry } from './ledger.js';
-import { splitCallId, transcriptOf, unparsedOf, usageOf } from './ledger.js';
-import type { AnyMethod, Calibration, CallSpec, RawApplied, Repair } from './method.js';
+import { splitCallId, transcriptOf, usageOf } from './ledger.js';
+import type { AnyMethod, CallSpec, RawApplied } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
-import { aspectKey, aspectsVerdict } from './aspects.js';
+import { aspectKey } from './aspects.js';
 import type { AnyTask, JudgedTask } from './judged.js';
 import { parseRubric } from './judged.js';
 import type { OrderKey } from './orders.js';
 import { orderKeyOf, prefixOf, taskFor } from './orders.js';
-import type { RubricContent } from './rubric.js';
-import { labelOf } from './thresholds.js';
 import type { PendingCall, PlannedRequest } from './samples.js';
 import { groupTag, planRequests } from './samples.js';
 import { stepOf } from './step-memo.js';
-import type { MethodVerdict, Verdict } from './verdict.js';
+import { computeOutcome } from './conclusion.js';
+import { applyNested, nestedCalls } from './nested.js';
+import type { EngineState, Outcome } from './state.js';
+import { ENGINE_STATE_VERSION, answersOf } from './state.js';
 
-// Readers of the ledger, exported here as ever (drivers and methods import them from the core).
+// Readers of the ledger and the state's types, exported here as ever (drivers and methods import them from the core).
 export { splitCallId, transcriptOf, usageOf };
 export { EngineInputError };
-
-/** Version of {@link EngineState}; bumped on any incompatible change. */
-export const ENGINE_STATE_VERSION = 1;
-
-/** The whole state of one evaluation. Plain JSON: store it, send it, restore it anywhere. */
-export interface EngineState {
-  v: typeof ENGINE_STATE_VERSION;
-  method: string;
-  /** The resolved method config (defaults filled). */
-  config: { method: string; parseRetries: number; calibration: Calibration; repair?: Repair } & Record<string, unknown>;
-  /** The task as the request gave it (or as a nesting method's stage got it). */
-  task: AnyTask;
-  /** The rubric the evaluation judges by, parsed (absent: the method's own criteria, exactly as without rubrics). */
-  rubric?: RubricContent;
-  /** The method's own state per order: presentation order, or aspect (./orders.ts). */
-  orders: { key: OrderKey; m: unknown }[];
-  /** Results by base call id (order prefix included, repair suffix excluded). */
-  ledger: Record<string, LedgerEntry>;
-  /** `baseId#attempt` in the order results were recorded: the transcript order. */
-  log: string[];
-  /** The terminal LLM failure that ended the evaluation, if any. */
-  failure?: { callId: string } & LlmError;
-  /** Calls a budget refused and the method truncated at (absent when none), in the order refused. */
-  budgetRefused?: { callId: string; message: string }[];
-}
-
-/** Outcome of an evaluation: a verdict, or a terminal failure with its reason. */
-export type Outcome =
-  { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
+export { ENGINE_STATE_VERSION };
+export type { EngineState, Outcome };
 
 /** The orders of a new evaluation: both presentations when calibrated, one run per aspect, else `main`. */
 function orderKeys(method: AnyMethod, config: EngineState['config'], view: JudgedTask): OrderKey[] {
@@ -240,28 +214,6 @@ export function samplesOf(method: AnyMethod, state: EngineState, requestId: stri
 }
 
 /**
- * What {@link readyCalls} and {@link outcome} answered for a state, by state object. A state is a value: every
- * function here returns a new object for a changed state and never changes one it was given, so the answer for
- * an object never changes. Drivers ask both several times per result on the same state (is it over? which call
- * is this? what goes next?), and each answer steps every order's method, building its prompts. Weak: a state
- * no longer referenced takes its answers with it.
- */
-interface Answers {
-  outcome?: { method: AnyMethod; value: Outcome | null };
-  ready?: { method: AnyMethod; supportsN: ReadyOptions['supportsN']; value: readonly LlmCallRequest[] };
-}
-const answers = new WeakMap<EngineState, Answers>();
-
-function answersOf(state: EngineState): Answers {
-  let a = answers.get(state);
-  if (!a) {
-    a = {};
-    answers.set(state, a);
-  }
-  return a;
-}
-
-/**
  * LLM calls that can run now. Empty when the evaluation is finished or failed. Samples of one prompt go as
  * one request with `n` only where `options.supportsN` says the provider takes it; else each is its own call.
  * Remembered per state object (and method and `supportsN` function): pass the same function to be answered
@@ -380,14 +332,6 @@ function recordReply(
   return next;
 }
 
-/** A nesting method's requests, as its `step` lists them per order (ids prefixed by the order, messages final). */
-function nestedCalls(method: AnyMethod, state: EngineState): LlmCallRequest[] {
-  return state.orders.flatMap((o) => {
-    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
-    return r.kind === 'calls' ? r.calls.map((c) => ({ ...c, id: prefixOf(o.key) + c.id })) : [];
-  });
-}
-
 /**
  * A nesting method's raw reply applied to one inner protocol's state (a cascade stage, a repeat's run):
  * `innerId` is the inner request's id (re-ask suffix included). The new inner state and, for the transcript,
@@ -410,50 +354,6 @@ export function applyInnerReply(
   const entry = next.ledger[base];
   const parseError = entry?.attempts[attempt]?.parseError;
   return { state: next, ...(parseError !== undefined ? { parseError } : {}), final: entry?.final ?? true };
-}
-
-/**
- * {@link applyResult} for a nesting method: a result whose id its `step` does not list now is ignored; a
- * failure ends the evaluation; a reply is recorded in the ledger with what the inner protocol made of it.
- */
-function applyNested(method: AnyMethod, state: EngineState, result: LlmCallResult): EngineState {
-  const { base, attempt } = splitCallId(result.id);
-  const key = orderKeyOf(base);
-  const order = state.orders.findIndex((o) => o.key === key || o.key === 'main');
-  const o = state.orders[order];
-  if (!o || !method.applyRaw) return state;
-  const prefix = prefixOf(o.key);
-  const task = taskFor(state, o.key);
-  const r = stepOf(method, state.config, task, o.m);
-  const spec = r.kind === 'calls' ? r.calls.find((c) => prefix + c.id === result.id) : undefined;
-  if (!spec) return state;
-  const prior = state.ledger[base];
-  if ((prior?.attempts.length ?? 0) !== attempt) return state;
-  if (!result.ok) return { ...state, failure: { callId: result.id, ...result.error } };
-  const applied: RawApplied<unknown> = method.applyRaw(state.config, task, o.m, {
-    id: result.id.slice(prefix.length),
-    content: result.content,
-    model: result.model,
-    usage: result.usage,
-  });
-  const attempts: Attempt[] = [
-    ...(prior?.attempts ?? []),
-    {
-      content: result.content,
-      model: result.model,
-      usage: result.usage,
-      ...(applied.parseError !== undefined ? { parseError: applied.parseError } : {}),
-    },
-  ];
-  return {
-    ...state,
-    ledger: {
-      ...state.ledger,
-      [base]: { agent: spec.agent, label: spec.label, stage: spec.stage, attempts, final: applied.final },
-    },
-    log: [...state.log, `${base}#${attempt}`],
-    orders: state.orders.map((x, i) => (i === order ? { key: x.key, m: applied.state } : x)),
-  };
 }
 
 /**
@@ -495,11 +395,6 @@ export function plannedCalls(method: AnyMethod, state: EngineState): number {
   return state.orders.reduce((n, o) => n + method.plannedCalls(state.config, taskFor(state, o.key)), 0);
 }
 
-/** What the orders' verdicts combine into, before the core adds calls, usage and the transcript. */
-type Combined = Pick<MethodVerdict, 'winner' | 'scores' | 'score' | 'votes' | 'confidence' | 'details'> & {
-  flip: boolean | null;
-} & Partial<Pick<Verdict, 'aspects' | 'overall' | 'spread'>>;
-
 /**
  * The verdict or failure, or null while calls remain. Remembered per state object (and method), as
  * {@link readyCalls} is: the verdict is shared between answers, read it, never change it.
@@ -510,85 +405,4 @@ export function outcome(method: AnyMethod, state: EngineState): Outcome | null {
   const value = computeOutcome(method, state);
   a.outcome = { method, value };
   return value;
-}
-
-function computeOutcome(method: AnyMethod, state: EngineState): Outcome | null {
-  if (state.failure) return { status: 'failed', error: state.failure };
-  const verdicts: MethodVerdict[] = [];
-  const cut: Record<string, Record<string, unknown>> = {};
-  for (const o of state.orders) {
-    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
-    if (r.kind !== 'verdict') return null;
-    verdicts.push(o.key === 'ba' ? unswap(r.verdict) : r.verdict);
-    if (r.verdict.truncation) cut[o.key] = r.verdict.truncation;
-  }
-  const [first, second] = verdicts;
-  if (!first) return null;
-  const view = taskFor(state, 'main');
-  const combined: Combined =
-    view.kind === 'pointwise' && view.aspects !== undefined
-      ? {
-          ...aspectsVerdict(
-            state,
-            state.orders.map((o) => o.key),
-            view,
-            verdicts,
-          ),
-          flip: null,
-        }
-      : second
-        ? combineOrders(first, second, state.config.calibration)
-        : {
-            ...first,
-            flip: first.positionFlip ?? null,
-            details: { ...first.details, ...(first.forceTie !== undefined ? { tieBecause: first.forceTie } : {}) },
-          };
-  const { calls, usage } = usageOf(state);
-  const verdict: Verdict = {
-    method: state.method,
-    taskKind: view.kind,
-    ...(combined.winner !== undefined ? { winner: combined.winner } : {}),
-    ...(combined.scores ? { scores: combined.scores } : {}),
-    ...(combined.score !== undefined ? { score: combined.score } : {}),
-    ...(view.kind === 'pointwise' ? { scale: { min: view.aspect.scale.min, max: view.aspect.scale.max } } : {}),
-    ...(combined.aspects
-      ? {
-          aspects: combined.aspects,
-          ...(combined.overall !== undefined ? { overall: combined.overall } : {}),
-          ...(combined.spread !== undefined ? { spread: combined.spread } : {}),
-        }
-      : {}),
-    ...labelled(state.rubric, view, combined),
-    votes: combined.votes,
-    confidence: Math.min(1, Math.max(0, combined.confidence)),
-    positionFlip: combined.flip,
-    unparsed: unparsedOf(state),
-    calls,
-    usage,
-    transcript: transcriptOf(state),
-    details: combined.details ?? {},
-    ...firstFailingOf(view, first),
-    ...(state.budgetRefused
-      ? {
-          budgetTruncated: true as const,
-          truncation: { refused: state.budgetRefused, cut: state.orders.length === 1 ? (cut.main ?? {}) : cut },
-        }
-      : {}),
-  };
-  return { status: 'succeeded', verdict };
-}
-
-/** The bands of a pointwise verdict's scores by its rubric's thresholds (./thresholds.ts), when it has them. */
-function labelled(rubric: RubricContent | undefined, view: JudgedTask, c: Combined): Pick<Verdict, 'label'> {
-  if (view.kind !== 'pointwise') return {};
-  const label = labelOf(rubric?.thresholds, view.aspect.scale, c.score, c.aspects);
-  return label ? { label } : {};
-}
-
-/** A trajectory's first failing step with its span id, where the method named one (by number) or named none. */
-function firstFailingOf(view: JudgedTask, first: MethodVerdict): Pick<Verdict, 'firstFailingStep'> {
-  if (view.kind !== 'pointwise' || view.steps === undefined || first.firstFailingStep === undefined) return {};
-  if (first.firstFailingStep === null) return { firstFailingStep: null };
-  const ref = view.steps[first.firstFailingStep - 1];
-  return ref ? { firstFailingStep: { ...ref } } : {};
 }

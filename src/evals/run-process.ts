@@ -19,18 +19,11 @@ import { grade } from './graders.js';
 import type { Sample } from './sampler.js';
 import { sampleOf } from './sampler.js';
 import { graderDeps } from './llm.js';
-import type { ItemRecord, RunRecord } from './run-rows.js';
-import {
-  claimRun,
-  endRun,
-  getRunById,
-  gradedIndexes,
-  insertItemStatement,
-  releaseLease,
-  renewLease,
-  RUNNING,
-  waitRun,
-} from './run-rows.js';
+import type { RunRecord } from './run-rows.js';
+import type { ItemRecord } from './run-item-rows.js';
+import { claimRun, endRun, getRunById, releaseLease, renewLease, RUNNING, waitRun } from './run-rows.js';
+import { gradedIndexes } from './run-item-rows.js';
+import { insertItemStatement } from './run-item-rows.js';
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import { bookItemStatements, ledgerId, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';

@@ -18,18 +18,10 @@ import { sourceLines } from './run-source.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
-import type { ItemRecord, RunCounts, RunRecord } from './run-rows.js';
-import {
-  cancelRun,
-  deleteRun,
-  getItem,
-  getRun,
-  insertRun,
-  listItems,
-  listRuns,
-  runCounts,
-  UNENDED,
-} from './run-rows.js';
+import type { RunRecord } from './run-rows.js';
+import type { ItemRecord, RunCounts } from './run-item-rows.js';
+import { cancelRun, deleteRun, getRun, insertRun, listRuns, UNENDED } from './run-rows.js';
+import { getItem, listItems, runCounts } from './run-item-rows.js';
 import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
 import { withdrawWaves } from './run-waves.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';

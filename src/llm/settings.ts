@@ -10,14 +10,22 @@
  *
  * A broken configuration is the operator's problem, not the caller's: {@link LlmSettingsError} carries a
  * generic caller-facing message and code (`llm_not_configured`), and {@link settingsFromEnv} writes the
- * diagnosis (`reason`, `detail`) to the operator's logs as `llm.settings_invalid`.
+ * diagnosis (`reason`, `detail`) to the operator's logs as `llm.settings_invalid` (./settings-error.ts). The
+ * `LLM_PROVIDERS` table is read by ./env-providers.ts.
  */
 import { z } from 'zod';
 import { configOf } from '../config/vars.js';
 import { log } from '../log/log.js';
 import { ModelPriceSchema } from './pricing.js';
-import { createRedactor, isSecretName, redactSecrets, rememberSecrets } from '../log/redact.js';
+import { createRedactor, isSecretName, rememberSecrets } from '../log/redact.js';
 import { DEFAULT_BATCH_TURNAROUND_SECONDS, DEFAULT_FLEX_TIMEOUT_MS, TierSchema } from './tiers.js';
+import { parseJsonVar, providersFromEnv } from './env-providers.js';
+import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError } from './settings-error.js';
+import type { LlmSettingsReason } from './settings-error.js';
+
+// The settings' error, exported here as ever (the client, the drivers and the tests import it with the settings).
+export { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError };
+export type { LlmSettingsReason };
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it
@@ -208,89 +216,6 @@ export function llmEnvOf(env: object): LlmEnv {
   return env as LlmEnv;
 }
 
-/**
- * Why LLM settings are unusable: `missing_base_url` (LLM_BASE_URL empty), `mock_unavailable` (`mock`
- * where the in-process mock is not included, e.g. the Worker), `invalid_providers`, `invalid_prices`,
- * `invalid_settings`; or `byok_disabled` (a caller's key where ALLOW_BYOK is off). An invalid number or flag
- * is the configuration's (src/config/vars.ts `ConfigError`, `config_invalid`).
- */
-export type LlmSettingsReason =
-  | 'missing_base_url'
-  | 'mock_unavailable'
-  | 'invalid_providers'
-  | 'invalid_prices'
-  | 'invalid_settings'
-  | 'byok_disabled';
-
-/** The caller-facing message of every deployment configuration fault: it names no variable, value or provider. */
-export const LLM_NOT_CONFIGURED_MESSAGE =
-  "this deployment cannot call an LLM: its LLM settings are missing or invalid (the operator's logs say why)";
-
-/**
- * LLM settings that cannot be used. `code` and `message` are for callers and hold no internals; `reason`
- * and `detail` are the operator's diagnosis, for logs only.
- */
-export class LlmSettingsError extends Error {
-  override readonly name = 'LlmSettingsError';
-  /** Stable caller-facing code: `llm_not_configured` (the deployment's fault) or `byok_disabled` (the caller's). */
-  readonly code: 'llm_not_configured' | 'byok_disabled';
-  /** What is wrong, for the operator, with secrets removed. */
-  readonly detail: string;
-  constructor(
-    /** Stable operator-facing reason. */
-    readonly reason: LlmSettingsReason,
-    detail: string,
-  ) {
-    super(reason === 'byok_disabled' ? detail : LLM_NOT_CONFIGURED_MESSAGE);
-    this.code = reason === 'byok_disabled' ? 'byok_disabled' : 'llm_not_configured';
-    this.detail = redactSecrets(detail);
-  }
-}
-
-/** One entry of `LLM_PROVIDERS` as written in the environment. */
-const EnvProviderSchema = z
-  .object({
-    baseUrl: z.string().min(1),
-    /** Name of the env secret holding the key (the key itself is never in a variable). */
-    apiKeySecret: z.string().min(1).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    supportsJsonSchema: z.boolean().optional(),
-    /** Whether the provider honours OpenAI's `n`. Default false. */
-    supportsN: z.boolean().optional(),
-    /** Whether the provider offers flex processing. Default false. */
-    supportsFlex: z.boolean().optional(),
-    /** Whether the provider offers OpenAI's Batch API. Default false. */
-    supportsBatch: z.boolean().optional(),
-    /** Whether the provider accepts `prompt_cache_key`. Default false. */
-    supportsPromptCacheKey: z.boolean().optional(),
-    /** Whether the provider speaks OpenAI's Responses API. Default false. */
-    supportsResponses: z.boolean().optional(),
-    /** The provider's default tier. Default `standard`. */
-    defaultTier: TierSchema.optional(),
-    /** The provider's typical Batch API turnaround, seconds. Default 3,600. */
-    batchTurnaroundSeconds: z.number().positive().optional(),
-    /** Azure `api-version`; both spellings accepted. */
-    azureApiVersion: z.string().min(1).optional(),
-    apiVersion: z.string().min(1).optional(),
-  })
-  .strict();
-
-/** A secret the environment names at run time (a provider's `apiKeySecret`), trimmed; undefined when unset or empty. */
-function secretOf(env: LlmEnv, name: string): string | undefined {
-  const v = env[name];
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-}
-
-/** A JSON variable's value, or undefined when it is empty. */
-function parseJsonVar(raw: string, name: string, reason: 'invalid_providers' | 'invalid_prices'): unknown {
-  if (raw === '') return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch (e) {
-    throw new LlmSettingsError(reason, `${name} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 /** The environment's secret values: every `*_API_KEY` / `*_TOKEN` / `*_SECRET` / `*_PASSWORD` variable. */
 function envSecrets(env: LlmEnv): string[] {
   return Object.entries(env).flatMap(([name, v]) => (isSecretName(name) && typeof v === 'string' ? [v] : []));
@@ -410,34 +335,7 @@ function readSettings(
     },
   };
 
-  const table = parseJsonVar(config.LLM_PROVIDERS, 'LLM_PROVIDERS', 'invalid_providers');
-  if (table !== undefined) {
-    const parsed = z.record(z.string().min(1).max(64), EnvProviderSchema).safeParse(table);
-    if (!parsed.success) {
-      throw new LlmSettingsError(
-        'invalid_providers',
-        `LLM_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
-    }
-    for (const [id, p] of Object.entries(parsed.data)) {
-      const key = p.apiKeySecret ? secretOf(env, p.apiKeySecret) : undefined;
-      const apiVersion = p.azureApiVersion ?? p.apiVersion;
-      providers[id] = {
-        baseUrl: p.baseUrl,
-        ...(key ? { apiKey: key } : {}),
-        headers: p.headers ?? {},
-        supportsJsonSchema: p.supportsJsonSchema ?? true,
-        supportsN: p.supportsN ?? false,
-        supportsFlex: p.supportsFlex ?? false,
-        supportsBatch: p.supportsBatch ?? false,
-        supportsPromptCacheKey: p.supportsPromptCacheKey ?? false,
-        supportsResponses: p.supportsResponses ?? false,
-        defaultTier: p.defaultTier ?? 'standard',
-        batchTurnaroundSeconds: p.batchTurnaroundSeconds ?? DEFAULT_BATCH_TURNAROUND_SECONDS,
-        ...(apiVersion ? { azureApiVersion: apiVersion } : {}),
-      };
-    }
-  }
+  Object.assign(providers, providersFromEnv(env, config.LLM_PROVIDERS));
 
   const prices = parseJsonVar(config.LLM_PRICES, 'LLM_PRICES', 'invalid_prices');
   const result = LlmSettingsSchema.safeParse({

@@ -35,28 +35,17 @@
  * `completion_tokens` likewise, `prompt_tokens_details.cached_tokens` from the prefix cache
  * (`prompt-cache.ts`), scoped by model and `prompt_cache_key`.
  */
-import { hashHex, unitFromHash } from '../llm/hash53.js';
+import { hashHex } from '../llm/hash53.js';
 import { estimateTokens } from '../llm/token-estimate.js';
 import { handleBatchesRoute } from './batch-routes.js';
 import type { MockBatchOptions } from './batches.js';
 import { handleFilesRoute } from './files.js';
 import { embeddingsRoute } from './embeddings.js';
-import type { MockFlexOptions, ServiceTier } from './flex.js';
-import { capacityRefusal, flexRefusal, servedTier, SERVICE_TIERS } from './flex.js';
-import type { DetectedFormat, MockMessage } from './judge-mode.js';
-import {
-  detectFormat,
-  fewShotCorrects,
-  formatFromJsonSchema,
-  judgeReply,
-  LENGTH_RULE,
-  rewriteReply,
-  shownAnswers,
-  pointQualityOf,
-  shownQualities,
-  WRONG_FORMAT_REPLY,
-} from './judge-mode.js';
-import type { MockDirectives, MockFault, MockMode } from './model-name.js';
+import type { MockFlexOptions } from './flex.js';
+import { capacityRefusal, flexRefusal, servedTier } from './flex.js';
+
+import { WRONG_FORMAT_REPLY } from './judge-mode.js';
+import type { MockDirectives, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { promptTokenStream } from './prompt-cache.js';
 import { json, openAiError } from './responses.js';
@@ -64,6 +53,9 @@ import { responsesRoute } from './responses-api.js';
 import type { MockState } from './state.js';
 import { createMockState, scriptsRoute } from './state.js';
 import { forcedToolCall } from './tools.js';
+
+import { readBody, replyText } from './chat-reply.js';
+import { faultFor, latencyOf, statusError, wait } from './faults.js';
 
 /** Options of {@link handleMockRequest}. */
 export interface MockServerOptions {
@@ -85,187 +77,10 @@ const SHARED_STATE = createMockState();
 
 const MODELS = ['mock-judge', 'mock-scripted'];
 
-/** Waits `ms`, or less when `signal` aborts (a client that hung up). */
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done);
-  });
-}
-
-function latencyOf(
-  d: MockDirectives,
-  fallback: number | [number, number] | undefined,
-  key: string,
-  attempt: number,
-): number {
-  const l = d.latency ?? fallback ?? 0;
-  if (typeof l === 'number') return l;
-  return Math.round(l[0] + unitFromHash(`${key}\u0000latency\u0000${attempt}`) * (l[1] - l[0]));
-}
-
 /** The key a request carried (`Authorization: Bearer …`, else Azure's `api-key`), or '' without one. */
 function keyOf(request: Request): string {
   const auth = request.headers.get('authorization') ?? '';
   return /^Bearer\s+(.+)$/i.exec(auth)?.[1] ?? request.headers.get('api-key') ?? '';
-}
-
-/**
- * An OpenAI-style error response for `status`. With `echoKey`, the message quotes the request's key and
- * its header, as careless providers do.
- */
-function statusError(status: number, d: MockDirectives, model: string, key: string): Response {
-  const echo = d.echoKey ? ` Incorrect API key provided: ${key}. Request header: "Authorization: Bearer ${key}".` : '';
-  switch (status) {
-    case 429: {
-      const headers: Record<string, string> =
-        d.retryAfterMs !== undefined
-          ? { 'retry-after-ms': String(d.retryAfterMs) }
-          : { 'retry-after': String(d.retryAfterSeconds) };
-      return openAiError(
-        429,
-        `Rate limit reached for requests (mock). Please try again later.${echo}`,
-        'requests',
-        'rate_limit_exceeded',
-        headers,
-      );
-    }
-    case 400:
-      return openAiError(400, `Invalid request (mock fault).${echo}`, 'invalid_request_error', null);
-    case 401:
-      return openAiError(401, `Incorrect API key provided (mock).${echo}`, 'invalid_request_error', 'invalid_api_key');
-    case 403:
-      return openAiError(
-        403,
-        `You are not allowed to use this model (mock).${echo}`,
-        'invalid_request_error',
-        'model_not_allowed',
-      );
-    case 404:
-      return openAiError(
-        404,
-        `The model \`${model}\` does not exist or you do not have access to it (mock).${echo}`,
-        'invalid_request_error',
-        'model_not_found',
-      );
-    default:
-      return openAiError(
-        status,
-        `The server had an error while processing your request (mock ${status}).${echo}`,
-        status >= 500 ? 'server_error' : 'invalid_request_error',
-        null,
-      );
-  }
-}
-
-interface ChatBody {
-  model: string;
-  messages: (MockMessage & { name?: string })[];
-  response_format?: { type?: string; json_schema?: { schema?: unknown } };
-  /** Function calling: a forced call gets `tool_calls` (see ./tools.ts). */
-  tools?: unknown;
-  tool_choice?: unknown;
-  /** Choices asked for (OpenAI's `n`, 1-128). Default 1. */
-  n?: number;
-  /** OpenAI's processing tier (`flex.ts`). */
-  service_tier?: ServiceTier;
-  /** OpenAI's prompt-cache routing key. */
-  prompt_cache_key?: string;
-}
-
-function readBody(raw: unknown): ChatBody | string {
-  if (typeof raw !== 'object' || raw === null) return 'the body must be a JSON object';
-  const b = raw as Record<string, unknown>;
-  if (typeof b.model !== 'string' || b.model === '') return 'you must provide a model parameter';
-  if (!Array.isArray(b.messages) || b.messages.length === 0) return "'messages' must be a non-empty array";
-  const messages: ChatBody['messages'] = [];
-  for (const m of b.messages as unknown[]) {
-    const r = m as { role?: unknown; content?: unknown; name?: unknown } | null;
-    if (!r || typeof r.role !== 'string' || typeof r.content !== 'string')
-      return 'each message needs a string role and content';
-    messages.push({ role: r.role, content: r.content, ...(typeof r.name === 'string' ? { name: r.name } : {}) });
-  }
-  if (b.n !== undefined && b.n !== null && (typeof b.n !== 'number' || !Number.isInteger(b.n) || b.n < 1 || b.n > 128))
-    return "'n' must be an integer from 1 to 128";
-  const tier = b.service_tier;
-  if (tier !== undefined && tier !== null && !(SERVICE_TIERS as readonly unknown[]).includes(tier))
-    return `Invalid value for 'service_tier': expected one of ${SERVICE_TIERS.join(', ')}`;
-  const cacheKey = b.prompt_cache_key;
-  if (cacheKey !== undefined && cacheKey !== null && typeof cacheKey !== 'string')
-    return "'prompt_cache_key' must be a string";
-  return {
-    model: b.model,
-    messages,
-    ...(typeof b.response_format === 'object' && b.response_format !== null
-      ? { response_format: b.response_format }
-      : {}),
-    ...(b.tools !== undefined ? { tools: b.tools, tool_choice: b.tool_choice } : {}),
-    ...(typeof b.n === 'number' ? { n: b.n } : {}),
-    ...(typeof tier === 'string' ? { service_tier: tier as ServiceTier } : {}),
-    ...(typeof cacheKey === 'string' ? { prompt_cache_key: cacheKey } : {}),
-  };
-}
-
-function faultFor(d: MockDirectives, key: string, attempt: number): MockFault | undefined {
-  const scheduled = d.failSequence[attempt - 1];
-  if (scheduled) return scheduled;
-  if (d.rate > 0 && unitFromHash(`${d.seed}\u0000${key}\u0000fault\u0000${attempt}`) < d.rate) return d.rateFault;
-  return undefined;
-}
-
-/** The reply of choice `choice` (0 = the reply a request without `n` gets; others are seeded apart). */
-function replyText(
-  body: ChatBody,
-  d: MockDirectives,
-  state: MockState,
-  mode: MockMode,
-  choice: number,
-  attempt: number,
-): string {
-  const prompt = body.messages.map((m) => m.content).join('\n');
-  if (mode === 'scripted') {
-    const rule = state.scripts.get(d.namespace)?.find((r) => {
-      r.re.lastIndex = 0;
-      return r.re.test(prompt);
-    });
-    if (rule) return rule.reply;
-  }
-  const rewrite = rewriteReply(prompt);
-  if (rewrite !== undefined) return rewrite;
-  const schemaFormat: DetectedFormat | undefined =
-    body.response_format?.type === 'json_schema'
-      ? formatFromJsonSchema(body.response_format.json_schema?.schema)
-      : undefined;
-  const format = schemaFormat ?? detectFormat(body.messages);
-  // A model named for a real one (not `mock-*`) judges as that model: distinct names answer one prompt
-  // differently, as a jury's different model families would; `mock-judge` replies are as before.
-  const model = d.mode === undefined ? `${d.base}\u0000` : '';
-  // `vary`: a repeat of the prompt is a fresh draw, as from a model sampling at a temperature.
-  const draw = d.vary ? `\u0000attempt${attempt}` : '';
-  const key = `${d.seed}\u0000${model}${JSON.stringify(body.messages.map((m) => [m.role, m.content]))}${choice === 0 ? '' : `\u0000choice${choice}`}${draw}`;
-  return judgeReply(format, key, {
-    quality: shownQualities(prompt),
-    firstShownBias: d.bias,
-    ...(d.verbose > 0 ? { longerBias: longerBiasOf(prompt, d.verbose) } : {}),
-    ...pointQualityOf(prompt, d.generous),
-  });
-}
-
-/**
- * The `verbose` option's bias for this prompt: toward the longer shown answer, a quarter when few-shot examples
- * or the rewrite's length rule correct it.
- */
-function longerBiasOf(prompt: string, p: number): { p: number; longer: 'A' | 'B' | undefined } {
-  const shown = shownAnswers(prompt);
-  const longer =
-    !shown || shown[0].length === shown[1].length ? undefined : shown[0].length > shown[1].length ? 'A' : 'B';
-  return { p: fewShotCorrects(prompt) || prompt.includes(LENGTH_RULE) ? p / 4 : p, longer };
 }
 
 /** How one chat completion is being answered: over HTTP, or as a line of a batch. */

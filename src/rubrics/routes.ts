@@ -23,7 +23,7 @@ import {
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
-import { deleteTag } from './rows.js';
+import { deleteTag } from './tag-rows.js';
 import { RUBRIC_EXAMPLES } from './examples.js';
 import { TRAJECTORY_RUBRIC_EXAMPLES } from './templates.js';
 import {

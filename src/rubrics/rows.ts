@@ -1,11 +1,11 @@
 /**
  * @module
- * D1 access for rubrics (migrations/0006_rubrics.sql): rubrics, their immutable versions, tags, contents by
- * hash, and what is written about a version once (its auto-CoT steps, its golden check). Every read is
- * scoped to the tenant. Times are epoch milliseconds.
+ * D1 access for rubrics (migrations/0006_rubrics.sql): rubrics, their immutable versions, contents by hash,
+ * and a version's auto-CoT steps, written once. Every read is scoped to the tenant. Times are epoch
+ * milliseconds. Tags are in ./tag-rows.ts, a version's golden check in ./check-rows.ts.
  */
 import type { RubricContent } from '../engine/rubric.js';
-import type { MinAgreement, RubricExample } from './schemas.js';
+import type { RubricExample } from './schemas.js';
 
 /** A `rubrics` row. */
 export interface RubricRecord {
@@ -17,14 +17,6 @@ export interface RubricRecord {
   archivedAt: number | null;
   requestHash: string | null;
   createdAt: number;
-  updatedAt: number;
-}
-
-/** A tag row. */
-export interface TagRecord {
-  tag: string;
-  version: number;
-  minAgreement: MinAgreement | null;
   updatedAt: number;
 }
 
@@ -201,38 +193,6 @@ export async function getRubric(db: D1Database, tenant: string, id: string): Pro
   return row ? toRubric(row) : null;
 }
 
-interface TagRow {
-  rubric_id: string;
-  tag: string;
-  version: number;
-  min_agreement: string | null;
-  updated_at: number;
-}
-
-function toTag(r: TagRow): TagRecord {
-  return {
-    tag: r.tag,
-    version: r.version,
-    minAgreement: r.min_agreement === null ? null : (JSON.parse(r.min_agreement) as MinAgreement),
-    updatedAt: r.updated_at,
-  };
-}
-
-/** Every tag of the rubrics `ids`, by rubric id, in tag order. */
-export async function tagsOf(db: D1Database, ids: readonly string[]): Promise<Map<string, TagRecord[]>> {
-  const out = new Map<string, TagRecord[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return out;
-  const { results } = await db
-    .prepare(
-      `SELECT rubric_id, tag, version, min_agreement, updated_at FROM rubric_tags
-       WHERE rubric_id IN (SELECT value FROM json_each(?)) ORDER BY rubric_id, tag`,
-    )
-    .bind(JSON.stringify(ids))
-    .all<TagRow>();
-  for (const r of results) out.get(r.rubric_id)?.push(toTag(r));
-  return out;
-}
-
 /** A listing position: after the rubric created at `t` with id `i` (newest first). */
 export interface ListPosition {
   t: number;
@@ -347,39 +307,6 @@ export async function listVersions(
   return results.map(toVersion);
 }
 
-/** The version a tag points at, or null when the rubric has no such tag. */
-export async function taggedVersion(db: D1Database, rubricId: string, tag: string): Promise<TagRecord | null> {
-  const row = await db
-    .prepare(
-      'SELECT rubric_id, tag, version, min_agreement, updated_at FROM rubric_tags WHERE rubric_id = ? AND tag = ?',
-    )
-    .bind(rubricId, tag)
-    .first<TagRow>();
-  return row ? toTag(row) : null;
-}
-
-/**
- * Points `tag` at `version` (creating the tag), with its policy, unless the rubric was archived meanwhile.
- * @returns false when nothing was written (archived).
- */
-export async function putTag(
-  db: D1Database,
-  t: { rubricId: string; tag: string; version: number; minAgreement: MinAgreement | null; now: number },
-): Promise<boolean> {
-  const [r] = await db.batch([
-    db
-      .prepare(
-        `INSERT INTO rubric_tags (rubric_id, tag, version, min_agreement, updated_at)
-         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rubrics WHERE id = ? AND archived_at IS NULL)
-         ON CONFLICT (rubric_id, tag) DO UPDATE SET version = excluded.version, min_agreement = excluded.min_agreement,
-           updated_at = excluded.updated_at`,
-      )
-      .bind(t.rubricId, t.tag, t.version, t.minAgreement ? JSON.stringify(t.minAgreement) : null, t.now, t.rubricId),
-    db.prepare('UPDATE rubrics SET updated_at = ? WHERE id = ? AND archived_at IS NULL').bind(t.now, t.rubricId),
-  ]);
-  return (r?.meta.changes ?? 0) > 0;
-}
-
 /** Archives the rubric (idempotent: the first time stays). */
 export async function archiveRubric(db: D1Database, tenant: string, id: string, now: number): Promise<void> {
   await db
@@ -422,65 +349,6 @@ export async function storeSteps(
       .prepare('UPDATE rubric_versions SET steps_hash = ? WHERE rubric_id = ? AND version = ? AND steps_hash IS NULL')
       .bind(s.hash, s.rubricId, s.version),
   ]);
-}
-
-/** Records a version's golden check (its meta-evaluation and judge), replacing an earlier one and its report. */
-export async function setCheck(
-  db: D1Database,
-  c: { rubricId: string; version: number; checkId: string; judge: VersionRecord['checkJudge'] },
-): Promise<void> {
-  await db
-    .prepare(
-      `UPDATE rubric_versions SET check_id = ?, check_judge = ?, check_report = NULL, checked_at = NULL
-       WHERE rubric_id = ? AND version = ?`,
-    )
-    .bind(c.checkId, JSON.stringify(c.judge), c.rubricId, c.version)
-    .run();
-}
-
-/** Stores the report of check `checkId` on its version, once; a repeat or a replaced check changes nothing. */
-export async function storeCheckReport(
-  db: D1Database,
-  checkId: string,
-  report: unknown,
-  now: number,
-): Promise<boolean> {
-  const r = await db
-    .prepare('UPDATE rubric_versions SET check_report = ?, checked_at = ? WHERE check_id = ? AND check_report IS NULL')
-    .bind(JSON.stringify(report), now, checkId)
-    .run();
-  return r.meta.changes > 0;
-}
-
-/** Checks whose report is not stored yet (the sweeper's input), oldest first, at most `limit`. */
-export async function openChecks(db: D1Database, limit: number): Promise<{ tenant: string; checkId: string }[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT r.tenant, v.check_id FROM rubric_versions v JOIN rubrics r ON r.id = v.rubric_id
-       JOIN batches b ON b.id = v.check_id
-       WHERE v.check_id IS NOT NULL AND v.check_report IS NULL AND b.completed_at IS NOT NULL
-       ORDER BY b.completed_at LIMIT ?`,
-    )
-    .bind(limit)
-    .all<{ tenant: string; check_id: string }>();
-  return results.map((r) => ({ tenant: r.tenant, checkId: r.check_id }));
-}
-
-/** The tenant's versions of rubric `id` whose golden check has no stored report yet. */
-export async function versionsWithOpenCheck(db: D1Database, tenant: string, id: string): Promise<number[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT v.version FROM rubric_versions v JOIN rubrics r ON r.id = v.rubric_id
-       WHERE v.rubric_id = ? AND r.tenant = ? AND v.check_id IS NOT NULL AND v.check_report IS NULL`,
-    )
-    .bind(id, tenant)
-    .all<{ version: number }>();
-  return results.map((r) => r.version);
-}
-
-/** Removes a tag (nothing when there is none). */
-export async function deleteTag(db: D1Database, rubricId: string, tag: string): Promise<void> {
-  await db.prepare('DELETE FROM rubric_tags WHERE rubric_id = ? AND tag = ?').bind(rubricId, tag).run();
 }
 
 /** A version's steps evaluation as the steps need it: its status, error and verdict JSON. */

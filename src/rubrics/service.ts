@@ -12,7 +12,8 @@ import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
 import { requestHash } from '../http/request-hash.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { z } from 'zod';
-import type { ListPosition, RubricRecord, TagRecord, VersionRecord } from './rows.js';
+import type { ListPosition, RubricRecord, VersionRecord } from './rows.js';
+import type { TagRecord } from './tag-rows.js';
 import {
   archiveRubric,
   findRubricByKey,
@@ -23,9 +24,8 @@ import {
   insertVersion,
   listRubrics,
   listVersions,
-  putTag,
-  tagsOf,
 } from './rows.js';
+import { putTag, tagsOf } from './tag-rows.js';
 import type {
   CreateRubricRequest,
   CreateRubricVersionRequest,

@@ -24,7 +24,8 @@ import { applyRule, applyTextRule, MappingError, passesFilter } from './mapping.
 import type { Mapping } from './schemas.js';
 import { triggerForHook } from './triggers.js';
 import { configOf } from '../config/vars.js';
-import type { ComparisonAccepted, CreateComparisonRequest } from '../comparisons/schemas.js';
+import type { CreateComparisonRequest } from '../comparisons/schemas.js';
+import type { ComparisonAccepted } from '../comparisons/answer-schemas.js';
 import { CreateComparisonRequestSchema } from '../comparisons/schemas.js';
 import { createComparison } from '../comparisons/service.js';
 

@@ -36,7 +36,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'usage-routes.ts',
   ],
   'src/methods': ['method-config.ts', 'resolve-judge.ts'],
-  'src/rubrics': ['resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts', 'steps.ts'],
+  'src/rubrics': ['check-rows.ts', 'resolve.ts', 'rows.ts', 'schemas.ts', 'service.ts', 'steps.ts', 'tag-rows.ts'],
   'src/budgets': [
     'aggregate.ts',
     'batch-shares.ts',
@@ -99,7 +99,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'submission.ts',
     'submit.ts',
   ],
-  'src/comparisons': ['schemas.ts', 'service.ts'],
+  'src/comparisons': ['answer-schemas.ts', 'schemas.ts', 'service.ts'],
   'src/meta-evaluations': ['service.ts'],
   'src/annotation-queues': ['labelled.ts', 'schemas.ts', 'service.ts'],
   'src/align': ['queue.ts'],

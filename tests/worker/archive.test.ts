@@ -19,7 +19,7 @@ import { retentionQueries, TENANTS_PER_RUN } from '../../src/retention/sweep.js'
 import { COMPARISONS_LIMIT, SWEEP_LIMIT as KICKS, TOP_UP_LIMIT } from '../../queues/sweeper.js';
 import { SWEEP_LIMIT } from '../../src/webhooks/dispatch.js';
 import { configOf } from '../../src/config/vars.js';
-import { CRON } from '../../bench/scale-limits.js';
+import { CRON } from '../../bench/scale-layouts.js';
 import { api } from './api-fetch.js';
 import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
 

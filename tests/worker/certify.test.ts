@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Batch, BatchResultLine } from '../../src/batches/schemas.js';
-import type { Comparison } from '../../src/comparisons/schemas.js';
+import type { Comparison } from '../../src/comparisons/answer-schemas.js';
 import type { Evaluation } from '../../src/evaluations/schemas.js';
 import { qualityTag } from '../../src/mock-llm/judge-mode.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';

@@ -4,7 +4,7 @@
  * cache on a comparison, so re-judging an unchanged candidate makes no LLM call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Comparison, ComparisonAccepted } from '../../src/comparisons/schemas.js';
+import type { Comparison, ComparisonAccepted } from '../../src/comparisons/answer-schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';

@@ -7,8 +7,8 @@
 import { WAIT_MS } from '../support/patience.js';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Comparison, ComparisonResultLine } from '../../src/comparisons/schemas.js';
-import { ComparisonResultLineSchema, ComparisonSchema } from '../../src/comparisons/schemas.js';
+import type { Comparison, ComparisonResultLine } from '../../src/comparisons/answer-schemas.js';
+import { ComparisonResultLineSchema, ComparisonSchema } from '../../src/comparisons/answer-schemas.js';
 import { getComparison } from '../../src/comparisons/rows.js';
 import { finishComparison } from '../../src/comparisons/finish.js';
 import { markEnded, afterEnding } from '../../src/ending-plan.js';

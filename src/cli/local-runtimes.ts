@@ -1,0 +1,236 @@
+/**
+ * @module
+ * The two runtimes a local stack (./local-stack.ts) serves the Worker on: Miniflare's API in a child process
+ * (./miniflare-runtime.ts), or `wrangler dev`. Each owns a process group, so stopping the stack stops workerd
+ * too and frees its port. Node only.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import type { CronTimerOptions } from './cron.js';
+import type { Described, EndedRef } from './ended.js';
+import { httpTrigger } from './cron.js';
+import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
+import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
+import { spawnGroup, stopGroup } from './process-group.js';
+import { bundleAndSetup, REPO_ROOT, WRANGLER, WRANGLER_ENV } from './worker-bundle.js';
+
+/** What of the stack's options says where the runtime's output goes (`LocalStackOptions`). */
+export interface StackOutput {
+  /** Inherit the runtime's output. */
+  verbose?: boolean;
+  /** Append the runtime's output to this file (when not verbose). */
+  logFile?: string;
+  /** Hand the runtime's output over line by line instead. */
+  onOutput?: (line: string) => void;
+  /** Secrets for the Worker: `wrangler dev` gets them in an env file, never on a command line. */
+  secrets?: Record<string, string>;
+}
+
+/** True when `/health` answers as Tribunal does (another server on the port does not). */
+export async function answersAsTribunal(url: string): Promise<boolean> {
+  try {
+    // Wide: a first request on a busy machine (CI may share it) has taken over 5 s.
+    const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(30_000) });
+    const body = (await r.json()) as { service?: unknown };
+    return body.service === 'tribunal';
+  } catch {
+    return false;
+  }
+}
+
+/** Where the runtime's output goes: handed over line by line, inherited, appended to a file, or dropped. */
+export function outputOf(options: StackOutput): 'inherit' | 'ignore' | 'pipe' | ['ignore', number, number] {
+  if (options.onOutput) return 'pipe';
+  if (options.verbose) return 'inherit';
+  if (!options.logFile) return 'ignore';
+  const fd = openSync(options.logFile, 'a');
+  return ['ignore', fd, fd];
+}
+
+/** Hands every line `child` writes (stdout and stderr) to `onOutput`. */
+export function forwardLines(child: ChildProcess, onOutput: ((line: string) => void) | undefined): void {
+  if (!onOutput) return;
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', onOutput);
+  }
+}
+
+/** A started runtime, as {@link startMiniflare} and {@link startWrangler} hand it to the stack. */
+export interface Runtime {
+  child: ChildProcess;
+  /** Where the API answers (the port workerd bound, for port 0). */
+  url: string;
+  crons: string[];
+  fromEnv: string[];
+  fromDevVars: string[];
+  reload(): Promise<void>;
+  describe(ref: EndedRef): Promise<Described | null>;
+  /** Fires the Worker's `scheduled` handler (see ./cron.ts). */
+  trigger: CronTimerOptions['trigger'];
+}
+
+/** Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
+export async function startMiniflare(
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  runtime: string,
+  prepared: Promise<{ entry: string; setup: WorkerSetup }>,
+  options: StackOutput,
+  outDir: string,
+): Promise<Runtime> {
+  const out = outputOf(options);
+  const child = spawnGroup(process.execPath, [runtime], {
+    cwd: REPO_ROOT,
+    stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
+    env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
+  });
+  forwardLines(child, options.onOutput);
+  // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
+  const describing = new Map<number, (d: Described | null) => void>();
+  let requestIds = 0;
+  child.on('message', (m: RuntimeReply) => {
+    if (m.type !== 'described') return;
+    describing.get(m.requestId)?.(m.described);
+    describing.delete(m.requestId);
+  });
+  child.once('exit', () => {
+    for (const done of describing.values()) done(null);
+    describing.clear();
+  });
+  const next = (): Promise<RuntimeReply> =>
+    new Promise((resolve) => {
+      const onMessage = (m: RuntimeReply) => {
+        if (m.type === 'described') return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(m);
+      };
+      const onExit = (code: number | null) => {
+        child.off('message', onMessage);
+        resolve({ type: 'failed', message: `the runtime exited (code ${code ?? 'signal'}) before answering` });
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = next();
+  /** The Worker the crons go to (wrangler.toml `name`, as of the last reload). */
+  let workerName: string;
+  try {
+    const { entry, setup } = await prepared;
+    workerName = setup.name;
+    const request: RuntimeRequest = { type: 'start', config: { ...config, scriptPath: entry, worker: setup } };
+    child.send(request);
+  } catch (e) {
+    await stopGroup(child);
+    throw e;
+  }
+  const reply = await ready;
+  if (reply.type !== 'ready') {
+    await stopGroup(child);
+    throw new Error(`the local runtime did not start: ${'message' in reply ? reply.message : reply.type}`);
+  }
+  return {
+    child,
+    url: reply.url,
+    crons: reply.crons,
+    fromEnv: reply.fromEnv,
+    fromDevVars: reply.fromDevVars,
+    reload: async () => {
+      const { entry, setup } = await bundleAndSetup(outDir);
+      workerName = setup.name;
+      const done = next();
+      const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
+      child.send(request);
+      const r = await done;
+      if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
+    },
+    trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
+    describe: (ref) => {
+      if (!child.connected) return Promise.resolve(null);
+      const requestId = ++requestIds;
+      return new Promise((resolve) => {
+        describing.set(requestId, resolve);
+        const request: RuntimeRequest = { type: 'describe', requestId, ref };
+        child.send(request);
+      });
+    },
+  };
+}
+
+/** Runs `wrangler dev` (after the migrations, applied by the caller) and waits until it answers as Tribunal at `url`. */
+export async function startWrangler(
+  config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
+  options: StackOutput,
+  url: string,
+  outDir: string,
+): Promise<Runtime> {
+  const { readWranglerConfig } = await import('./wrangler-config.js');
+  const wranglerConfig = readWranglerConfig({ config: config.configPath });
+  const args = [
+    'dev',
+    '--port',
+    String(config.port),
+    '--ip',
+    config.host,
+    '--persist-to',
+    config.persistTo,
+    '--show-interactive-dev-session=false',
+  ];
+  const fromEnv = config.varsFromEnv
+    ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings))
+    : [];
+  const vars: Record<string, string> = {
+    ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])),
+    ...config.bindings,
+  };
+  const secrets = Object.fromEntries(
+    Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'),
+  );
+  for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
+  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line (and
+  // with the stack's directory, which goes when it stops).
+  const file = join(outDir, 'secrets.env');
+  writeFileSync(
+    file,
+    Object.entries(secrets)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
+  const devVarsFile = join(REPO_ROOT, '.dev.vars');
+  if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
+  args.push('--env-file', file);
+  const child = spawnGroup(WRANGLER, args, {
+    cwd: REPO_ROOT,
+    stdio: outputOf(options),
+    env: { ...process.env, ...WRANGLER_ENV },
+  });
+  forwardLines(child, options.onOutput);
+  const deadline = Date.now() + 60_000;
+  while (!(await answersAsTribunal(url))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stopGroup(child);
+      throw new Error(
+        child.exitCode !== null
+          ? `wrangler dev exited with code ${child.exitCode}`
+          : 'wrangler dev did not answer within 60 s',
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const crons = wranglerConfig.triggers.crons ?? [];
+  const fromDevVars =
+    config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
+  return {
+    child,
+    url,
+    crons,
+    fromEnv,
+    fromDevVars,
+    reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
+    describe: () => Promise.resolve(null),
+    trigger: httpTrigger(url),
+  };
+}
