@@ -35,7 +35,13 @@ import type { SourceLinker } from './source.js';
 import { recordSource, sourceOfRequest } from './source.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
-import { archivedEvaluation, archivedTask, archivedTranscript, findEvaluation } from './archived.js';
+import {
+  archivedEvaluation,
+  archivedTask,
+  archivedTranscript,
+  findEvaluation,
+  findEvaluationWithResults,
+} from './archived.js';
 import { forwardEvents } from './stub.js';
 import { isTerminal } from './status.js';
 import {
@@ -312,8 +318,11 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
     })
     // These three also read an evaluation the sweeper moved to the archive (./archived.ts).
     .openapi(get, async (c) => {
-      const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
-      return c.json(found.row ? await viewEvaluation(c.env, found.row) : archivedEvaluation(found.archived), 200);
+      const found = await findEvaluationWithResults(c.env, c.var.tenant, c.req.valid('param').id);
+      return c.json(
+        found.read ? await viewEvaluation(c.env, found.read.row, found.read) : archivedEvaluation(found.archived),
+        200,
+      );
     })
     .openapi(transcript, async (c) => {
       const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);

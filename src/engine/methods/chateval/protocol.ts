@@ -294,8 +294,20 @@ function callFor(
   };
 }
 
+/** {@link agentsFor} per config: an evaluation steps under one config object, and its agents never change. */
+const AGENTS = new WeakMap<ChatEvalConfig, ResolvedAgent[]>();
+
 function agentsFor(config: ChatEvalConfig): ResolvedAgent[] {
-  return agentsOf(config.agents, { group: config.roleGroup, sameRole: config.sameRole, source: config.promptSource });
+  let agents = AGENTS.get(config);
+  if (!agents) {
+    agents = agentsOf(config.agents, {
+      group: config.roleGroup,
+      sameRole: config.sameRole,
+      source: config.promptSource,
+    });
+    AGENTS.set(config, agents);
+  }
+  return agents;
 }
 
 /** ChatEval as a {@link MethodDefinition}. */

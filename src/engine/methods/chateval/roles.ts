@@ -61,8 +61,20 @@ const GROUP_ROLES: readonly RoleText[] = [
   ),
 ];
 
-/** Every library role by name in one reading. */
+/** {@link roleLibrary}'s result per reading: built once, as every debater of every step asks for it. */
+const LIBRARIES = new Map<PromptSource, Readonly<Record<string, RoleText>>>();
+
+/** Every library role by name in one reading (built once per reading; frozen, as it is shared). */
 export function roleLibrary(source: PromptSource): Readonly<Record<string, RoleText>> {
+  let library = LIBRARIES.get(source);
+  if (!library) {
+    library = Object.freeze(buildLibrary(source));
+    LIBRARIES.set(source, library);
+  }
+  return library;
+}
+
+function buildLibrary(source: PromptSource): Record<string, RoleText> {
   const texts: Record<string, string> = { ...PAPER_ROLES, ...(source === 'code' ? CODE_ROLES : {}) };
   return Object.fromEntries(
     [...Object.entries(texts).map(([name, d]) => role(name, d)), ...GROUP_ROLES].map((r) => [r.name, r]),
