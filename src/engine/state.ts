@@ -41,7 +41,7 @@ export type Outcome =
   { status: 'succeeded'; verdict: Verdict } | { status: 'failed'; error: { callId: string } & LlmError };
 
 /**
- * What {@link readyCalls} and {@link outcome} answered for a state, by state object. A state is a value: every
+ * What `readyCalls` and `outcome` (./protocol.ts) answered for a state, by state object. A state is a value: every
  * function of the core returns a new object for a changed state and never changes one it was given, so the answer for
  * an object never changes. Drivers ask both several times per result on the same state (is it over? which call
  * is this? what goes next?), and each answer steps every order's method, building its prompts. Weak: a state

@@ -19,7 +19,7 @@
  * Changes that leave replay identical (docs, refactors, new presets that only set config) bump nothing.
  */
 import type { AnyMethod } from './method.js';
-import { ENGINE_STATE_VERSION } from './protocol.js';
+import { ENGINE_STATE_VERSION } from './state.js';
 
 /** A method's version when its definition names none. */
 export const DEFAULT_METHOD_VERSION = 1;

@@ -71,15 +71,17 @@ const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.ten
  * `batches.sent`, see src/batches/pump.ts) without a slot yet. Items not handed over yet wait for the
  * batch's own window, not for a slot. Each part reads only its own index (migrations/0014, 0037): a batch's
  * items not handed over (up to all of a 10,000-item batch) are never read to be skipped, which made every
- * ending's admission cost one row per such item; its handed-over items in flight are (at most its window).
+ * ending's admission cost one row per such item; its handed-over items in flight are (at most its window). A
+ * batch at tier `batch` is skipped: its items never wait for a slot ({@link UNDER_CAP}), and its window is the
+ * whole batch, so reading its in-flight items would cost every ending one row per item of the batch.
  */
 const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
      WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'
    UNION ALL
    SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
      JOIN evaluations e INDEXED BY evaluations_batch_open ON e.batch_id = b.id AND e.batch_seq < b.sent
-     WHERE b.tenant = ? AND b.completed_at IS NULL AND e.finished_at IS NULL AND e.slot_at IS NULL
-       AND e.status = 'queued'`;
+     WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch' AND e.finished_at IS NULL
+       AND e.slot_at IS NULL AND e.status = 'queued'`;
 
 /**
  * {@link WAITING} without the items the final write whose token it binds (third) claimed in its own transaction:

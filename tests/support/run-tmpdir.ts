@@ -22,6 +22,7 @@ import {
   readdirSync,
   rmSync,
   statfsSync,
+  statSync,
   symlinkSync,
 } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -56,7 +57,8 @@ export function useTmpfsForRun(): string | null {
   keepTsxCache(before, dir);
   process.env.TMPDIR = dir;
   process.on('exit', () => {
-    rmSync(dir, { recursive: true, force: true });
+    // A child still writing into it must not fail a passing run: the next run removes what is left.
+    removeQuietly(dir);
   });
   return dir;
 }
@@ -65,7 +67,20 @@ export function useTmpfsForRun(): string | null {
 function removeOrphans(): void {
   for (const name of readdirSync(TMPFS)) {
     const pid = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (pid && !alive(Number(pid))) rmSync(join(TMPFS, name), { recursive: true, force: true });
+    if (!pid || alive(Number(pid))) continue;
+    const path = join(TMPFS, name);
+    // Another user's killed run is theirs to clean: removing it would fail on its permissions anyway.
+    if (process.getuid && statSync(path, { throwIfNoEntry: false })?.uid !== process.getuid()) continue;
+    removeQuietly(path);
+  }
+}
+
+/** Removes a folder, retrying briefly; a folder that cannot go now is left for the next run. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // Left for the next run's removeOrphans.
   }
 }
 

@@ -119,8 +119,9 @@ describe('startAndAwait', () => {
     expect(await countRows('transcripts', id)).toBe(callsPlanned);
     // The dead instance never answered the wait (a live one would have, with the verdict, before now). Its
     // code goes on in this runtime until the wait's timer fires, 30 s out: the wait ends here instead, and
-    // the call fails as it does then (a live instance would answer).
-    expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+    // the call fails as it does then (a live instance would answer). On a machine loaded enough to take 30 s
+    // to get here, the timer has already failed it: either way it is not answered.
+    expect(['waiting', 'failed']).toContain(await Promise.race([outcome, Promise.resolve('waiting')]));
     TestEvaluationDO.endWaits();
     expect(await outcome).toBe('failed');
   });

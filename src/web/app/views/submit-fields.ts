@@ -127,6 +127,7 @@ export function jsonObject(text: string, what: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/** The preset picker's group for one task kind (`pairwise` or `pointwise`): each preset's id and method. */
 export function presetOptions(presets: readonly PresetInfo[], kind: 'pairwise' | 'pointwise'): HTMLOptGroupElement {
   const label =
     kind === 'pairwise' ? 'Pairwise: which of two answers is better' : 'Pointwise: score one output on an aspect';
