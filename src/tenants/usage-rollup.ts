@@ -96,7 +96,7 @@ export function rollupStatements(
   calls: readonly BilledCall[],
   unless?: string,
 ): D1PreparedStatement[] {
-  return rollupGroups(calls).map(({ hour, model, tier, sums: s }) =>
+  return rollupGroups(calls).map((g) =>
     db
       .prepare(
         `INSERT INTO usage_rollup (tenant, hour, model, tier, preset, key_id, calls, prompt_tokens, completion_tokens,
@@ -105,19 +105,7 @@ export function rollupStatements(
          FROM evaluations e WHERE e.id = ? AND e.billed_calls IS NULL${unless === undefined ? '' : ` AND NOT (${unless})`}
          ${ADD_TO_ROLLUP}`,
       )
-      .bind(
-        hour,
-        model,
-        tier,
-        s.calls,
-        s.promptTokens,
-        s.completionTokens,
-        s.cachedPromptTokens,
-        s.estimated ? 1 : 0,
-        s.costUsd,
-        s.cacheSavedUsd,
-        id,
-      ),
+      .bind(...groupValues(g), id),
   );
 }
 
@@ -182,22 +170,25 @@ export function bookedSumsSql(alias: string): string {
  */
 export const PENDING_FLUSH_AT = 32;
 
+/** One roll-up group's values in the roll-up's column order: hour, model, tier, then its sums. */
+function groupValues({ hour, model, tier, sums: s }: ReturnType<typeof rollupGroups>[number]) {
+  return [
+    hour,
+    model,
+    tier,
+    s.calls,
+    s.promptTokens,
+    s.completionTokens,
+    s.cachedPromptTokens,
+    s.estimated ? 1 : 0,
+    s.costUsd,
+    s.cacheSavedUsd,
+  ] as const;
+}
+
 /** An item's calls as its pending list entry's groups: `[[hour, model, tier, calls, prompt, completion, cached, estimated, usd, saved], …]`. */
 export function pendingGroupsJson(calls: readonly BilledCall[]): string {
-  return JSON.stringify(
-    rollupGroups(calls).map(({ hour, model, tier, sums: s }) => [
-      hour,
-      model,
-      tier,
-      s.calls,
-      s.promptTokens,
-      s.completionTokens,
-      s.cachedPromptTokens,
-      s.estimated ? 1 : 0,
-      s.costUsd,
-      s.cacheSavedUsd,
-    ]),
-  );
+  return JSON.stringify(rollupGroups(calls).map(groupValues));
 }
 
 /**

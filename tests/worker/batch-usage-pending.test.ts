@@ -9,7 +9,7 @@ import { markEnded, writeFinal } from '../../src/ending-plan.js';
 import { usageSince } from '../../src/tenants/quota.js';
 import { usageReport } from '../../src/tenants/usage-report.js';
 import { PENDING_FLUSH_AT } from '../../src/tenants/usage-rollup.js';
-import { ONE_CALL_VERDICT, storedBatch, succeededWrite } from './batches-support.js';
+import { ONE_CALL_VERDICT, oneJudgeCall, storedBatch, succeededWrite } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
 
 const db = testEnv.DB;
@@ -83,21 +83,7 @@ describe("a batch's usage, rolled up a page at a time", () => {
       batchId: b.id,
       status: 'succeeded',
       verdict: ONE_CALL_VERDICT,
-      calls: [
-        {
-          callId: 'judge',
-          agent: 'judge',
-          label: 'Judge',
-          stage: 'judge',
-          model: 'mock-judge',
-          content: '[[A]]',
-          usage: ONE_CALL_VERDICT.usage,
-          parseError: null,
-          attempts: 1,
-          latencyMs: 1,
-          at: Date.now(),
-        },
-      ],
+      calls: [oneJudgeCall(Date.now())],
       callsDone: 1,
       engineVersion: '1/single@1',
       now: Date.now(),

@@ -169,6 +169,23 @@ export const ONE_CALL_VERDICT: VerdictSummary = {
   details: {},
 };
 
+/** The one judge call of {@link ONE_CALL_VERDICT} as the object reports it in its final write, stored at `at` (epoch ms). */
+export function oneJudgeCall(at: number) {
+  return {
+    callId: 'judge',
+    agent: 'judge',
+    label: 'Judge',
+    stage: 'judge',
+    model: 'mock-judge',
+    content: '[[A]]',
+    usage: ONE_CALL_VERDICT.usage,
+    parseError: null,
+    attempts: 1,
+    latencyMs: 1,
+    at,
+  };
+}
+
 /**
  * The object's final write of a succeeded item with one call ({@link ONE_CALL_VERDICT}), with everything it reports; `known` says whether the writer knows its batch (the
  * object does, unless evicted), `on` is the database it writes through.
@@ -185,21 +202,7 @@ export function succeededWrite(
     tenant: 'test',
     status: 'succeeded',
     verdict: ONE_CALL_VERDICT,
-    calls: [
-      {
-        callId: 'judge',
-        agent: 'judge',
-        label: 'Judge',
-        stage: 'judge',
-        model: 'mock-judge',
-        content: '[[A]]',
-        usage: ONE_CALL_VERDICT.usage,
-        parseError: null,
-        attempts: 1,
-        latencyMs: 1,
-        at: now,
-      },
-    ],
+    calls: [oneJudgeCall(now)],
     callsDone: 1,
     engineVersion: '1/single@1',
     now,
