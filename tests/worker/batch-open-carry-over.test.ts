@@ -50,12 +50,16 @@ describe('migration 0037: a batch item in flight in its batch', () => {
     expect(await findStalled(db, Date.now() + 3_600_000, 1000)).not.toContain(first);
   });
 
-  it('counts the slots of a batch at tier batch outside the cap, as before', async () => {
+  it('counts the slots of a batch at tier batch outside the cap, and never its items as waiting for one', async () => {
     const tenant = newTestId('tn_batch_open_tier');
     const b = await storedBatch(2, { tenant, concurrency: 2 });
     await db.prepare(`UPDATE evaluations SET tier = 'batch' WHERE batch_id = ?`).bind(b.id).run();
     await db.prepare(`UPDATE batches SET tier = 'batch' WHERE id = ?`).bind(b.id).run();
     await claimWindow(db, { batchId: b.id });
+    // Handed over and not admitted yet: such an item never waits for a slot (it takes one whatever the cap), and
+    // its batch's window is the whole batch, so the waiting evaluations never read that batch's items (every
+    // ending of the tenant read each of them when they did).
+    expect(await slotCounts(db, tenant)).toEqual({ running: 0, waiting: 0 });
     expect(await admit(db, b.items[0] ?? '', 1, Date.now())).toBe('admitted');
     expect(await admit(db, b.items[1] ?? '', 1, Date.now())).toBe('admitted');
     expect(await slotCounts(db, tenant)).toEqual({ running: 2, waiting: 0 });
