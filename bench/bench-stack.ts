@@ -20,6 +20,13 @@ export interface BenchStackOptions extends Omit<LocalStackOptions, 'port' | 'llm
 
 /** Starts a local stack for a bench: port 0, the bench's mock as the LLM, key `bench`, model `mock-judge` unless given. */
 export function startBenchStack(options: BenchStackOptions): Promise<LocalStack> {
-  const { mock, ...rest } = options;
-  return startLocalStack({ port: 0, llmBaseUrl: mock.baseUrl, llmApiKey: 'bench', llmModel: 'mock-judge', ...rest });
+  const { mock, llmModel, ...rest } = options;
+  // After the spread: a bench passing `llmModel: undefined` keeps the default rather than erasing it.
+  return startLocalStack({
+    port: 0,
+    llmBaseUrl: mock.baseUrl,
+    llmApiKey: 'bench',
+    ...rest,
+    llmModel: llmModel ?? 'mock-judge',
+  });
 }
