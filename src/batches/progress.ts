@@ -14,6 +14,7 @@
  */
 import type { Ending, EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
+import { OPEN_FROM_AFTER_ENDING } from '../evaluations/batch-open.js';
 import type { TerminalStatus } from '../evaluations/status.js';
 import { budgetEndStatement } from './budget-claims.js';
 import { dropBatchGroupsStatements } from '../evaluations/task-groups.js';
@@ -54,9 +55,9 @@ function completing(ending: Ending): { rows: string; binds: string[] } {
 
 /**
  * The ending counted in its batch (and, with a budget, its usage booked and its grant released). The same update
- * appends the item's usage to the batch's pending list (src/tenants/usage-rollup.ts), which writes no row of its
- * own; the list an earlier ending filled to `PENDING_FLUSH_AT` items goes to the roll-up first, and this count
- * empties it.
+ * moves the batch's `open_from` past its items that have ended (src/evaluations/batch-open.ts) and appends the
+ * item's usage to the batch's pending list (src/tenants/usage-rollup.ts), neither of which writes a row of its own;
+ * the list an earlier ending filled to `PENDING_FLUSH_AT` items goes to the roll-up first, and this count empties it.
  */
 export const BATCH_COUNTS: EndingEffect = {
   name: "the batch counts the ending, holds its usage for the roll-up (and books its spend against the batch's budget)",
@@ -75,12 +76,13 @@ export const BATCH_COUNTS: EndingEffect = {
       flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${guard}`, [ending.id, ending.id], PENDING_FLUSH_AT),
       db
         .prepare(
-          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?${token === undefined ? '' : `, ${claimWithCountTerms()}`},
+          `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?, ${OPEN_FROM_AFTER_ENDING}${token === undefined ? '' : `, ${claimWithCountTerms()}`},
              ${pendingAppendSql(groups !== null)}
            WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
         )
         .bind(
           ending.now,
+          ending.id,
           ...(token === undefined ? [] : [token]),
           ...(groups === null ? [] : pendingAppendBinds(ending.id, groups)),
           ending.id,

@@ -8,10 +8,10 @@
  * it to the queue.
  *
  * A slot counts only while its row has not ended (`finished_at` NULL, which every end sets with its status: the
- * partial indexes `evaluations_in_flight` of the slot holders outside a batch, and `evaluations_batch_open` of a
- * batch's items that have not ended, read below the batch's `sent`; neither names the status nor `slot_at` of a
- * batch item, so the slot of a batch item and the running mark write no index row), so every end path frees it
- * in the very status update that ends the row,
+ * partial index `evaluations_in_flight` of the slot holders outside a batch, and a batch's handed-over items that
+ * have not ended, read through `evaluations_batch` between the batch's `open_from` and `sent` ({@link BATCH_OPEN_ITEMS};
+ * neither index names the status nor `slot_at` of a batch item, so the slot of a batch item and the running mark
+ * write no index row), so every end path frees it in the very status update that ends the row,
  * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).
  * A slot cannot outlive its evaluation; one whose object crashed is held until the sweeper re-kicks it
  * to its end, as the evaluation it belongs to is still running. Idempotent: admitting an evaluation that
@@ -29,6 +29,7 @@ import { log, messageOf } from '../log/log.js';
 import { SQL_NOT_ENDED, sqlNotEnded } from './status.js';
 import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
+import { batchOpenItems } from './batch-open.js';
 
 /**
  * A tenant's running cap in this database (binds the default cap once): the cap shared out over the D1 shards
@@ -42,18 +43,16 @@ const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spre
 
 /**
  * SQL of the number of evaluations of tenant `tenant` (an SQL term) holding a running slot under the cap (not at
- * tier `batch`): those outside a batch through `evaluations_in_flight`, and an open batch's handed-over items (below
- * its `sent`: an item takes a slot only once its batch's window claimed it, src/batches/pump.ts) through
- * `evaluations_batch_open`, which holds the items that have not ended, so a batch's items not handed over are
- * never read.
+ * tier `batch`): those outside a batch through `evaluations_in_flight`, and an open batch's handed-over items that
+ * have not ended ({@link batchOpenItems}), so a batch's items not handed over are never read.
  */
 function slotHolders(tenant: string): string {
   return `((SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
       AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND s.tier != 'batch'
       AND ${sqlNotEnded('s.status')})
     + (SELECT count(*) FROM batches b INDEXED BY batches_open
-      JOIN evaluations s INDEXED BY evaluations_batch_open ON s.batch_id = b.id AND s.batch_seq < b.sent
-      WHERE b.tenant = ${tenant} AND b.completed_at IS NULL AND b.tier != 'batch' AND s.finished_at IS NULL
+      JOIN evaluations s INDEXED BY evaluations_batch ON ${batchOpenItems('b', 's')}
+      WHERE b.tenant = ${tenant} AND b.completed_at IS NULL AND b.tier != 'batch'
         AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${sqlNotEnded('s.status')}))`;
 }
 
@@ -69,9 +68,10 @@ const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.ten
  * The queued evaluations of a tenant that wait for a running slot, as `(id, created_at)` rows (binds the
  * tenant twice): those outside batches, and batch items the batch has handed over (positions below
  * `batches.sent`, see src/batches/pump.ts) without a slot yet. Items not handed over yet wait for the
- * batch's own window, not for a slot. Each part reads only its own index (migrations/0014, 0037): a batch's
+ * batch's own window, not for a slot. Each part reads only its own index (migrations/0014, 0040): a batch's
  * items not handed over (up to all of a 10,000-item batch) are never read to be skipped, which made every
- * ending's admission cost one row per such item; its handed-over items in flight are (at most its window). A
+ * ending's admission cost one row per such item; its handed-over items from `open_from` are (its window, and items
+ * ended out of order above a slower one). A
  * batch at tier `batch` is skipped: its items never wait for a slot ({@link UNDER_CAP}), and its window is the
  * whole batch, so reading its in-flight items would cost every ending one row per item of the batch.
  */
@@ -79,8 +79,8 @@ const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_w
      WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'
    UNION ALL
    SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
-     JOIN evaluations e INDEXED BY evaluations_batch_open ON e.batch_id = b.id AND e.batch_seq < b.sent
-     WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch' AND e.finished_at IS NULL
+     JOIN evaluations e INDEXED BY evaluations_batch ON ${batchOpenItems('b', 'e')}
+     WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch'
        AND e.slot_at IS NULL AND e.status = 'queued'`;
 
 /**
@@ -253,8 +253,8 @@ export async function slotCounts(db: D1Database, tenant: string): Promise<{ runn
         `SELECT (SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ?1
            AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND ${sqlNotEnded('s.status')})
          + (SELECT count(*) FROM batches b INDEXED BY batches_open
-           JOIN evaluations s INDEXED BY evaluations_batch_open ON s.batch_id = b.id AND s.batch_seq < b.sent
-           WHERE b.tenant = ?1 AND b.completed_at IS NULL AND s.finished_at IS NULL AND s.slot_at IS NOT NULL
+           JOIN evaluations s INDEXED BY evaluations_batch ON ${batchOpenItems('b', 's')}
+           WHERE b.tenant = ?1 AND b.completed_at IS NULL AND s.slot_at IS NOT NULL
              AND ${sqlNotEnded('s.status')}) AS n`,
       )
       .bind(tenant),

@@ -12,6 +12,7 @@ import { taskSql } from './task-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
 import { SQL_NOT_ENDED, sqlMayBecome, sqlNotEnded } from './status.js';
+import { batchOpenItems } from './batch-open.js';
 import type { CacheHit } from '../verdict-cache/hit.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
@@ -226,8 +227,8 @@ const SQL_IN_FLIGHT = `slot_at IS NOT NULL AND finished_at IS NULL AND batch_id 
  * items wait: the rows outside a batch holding a slot through `evaluations_in_flight` (sorted here: its key is
  * the tenant, so that progress writes do not rewrite it), those waiting for a slot through
  * `evaluations_waiting_single`, and an open batch's handed-over items that have not ended (holding a slot or
- * waiting for one) through `evaluations_batch_open` (positions below the batch's `sent`), never the positions
- * not handed over.
+ * waiting for one) through `evaluations_batch` (positions from the batch's `open_from` to its `sent`,
+ * ./batch-open.ts), never the positions not handed over.
  */
 export async function findStalled(db: D1Database, olderThan: number, limit: number): Promise<string[]> {
   const [inFlight, single, waiting] = await db.batch<{ id: string; updated_at: number }>([
@@ -247,9 +248,8 @@ export async function findStalled(db: D1Database, olderThan: number, limit: numb
       .prepare(
         // Open batches first (CROSS JOIN keeps that order), each one's handed-over positions by the index.
         `SELECT e.id, e.updated_at FROM batches b INDEXED BY batches_open
-           CROSS JOIN evaluations e INDEXED BY evaluations_batch_open
-         WHERE b.completed_at IS NULL AND e.batch_id = b.id AND e.batch_seq < b.sent
-           AND e.finished_at IS NULL AND ${sqlNotEnded('e.status')} AND e.updated_at < ?
+           CROSS JOIN evaluations e INDEXED BY evaluations_batch
+         WHERE b.completed_at IS NULL AND ${batchOpenItems('b', 'e')} AND ${sqlNotEnded('e.status')} AND e.updated_at < ?
          ORDER BY e.updated_at LIMIT ?`,
       )
       .bind(olderThan, limit),
