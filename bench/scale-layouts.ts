@@ -22,8 +22,8 @@ export const CRON = {
   comparisons: 10,
   /** src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased in D1 per shard run. */
   retentionErasures: 20 * 25,
-  /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch). */
-  retentionQueries: 135,
+  /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch; a batch's items with their batch). */
+  retentionQueries: 157,
   /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per shard run. */
   archiveMoves: 500,
   /** src/retention/archive.ts moveQueries(): the moves' D1 queries (10 evaluations' reads a batch, a re-check, an erasure batch). */

@@ -81,18 +81,32 @@ export async function eraseUnstoredContent(env: Bindings, id: string, now = Date
 
 /**
  * Up to `limit` ended evaluations of tenants that store no content whose content is still there (an
- * after-commit step that failed, or one that ended before the tenant's mode changed).
+ * after-commit step that failed, or one that ended before the tenant's mode changed): those outside a batch by
+ * `evaluations_retention`, then a batch's items through the tenant's batches whose items retention has not erased
+ * yet (`evaluations_batch`: a batch's items are in no index by their end, migration 0041).
  */
 export async function unerasedContent(db: D1Database, limit: number): Promise<string[]> {
   const { results } = await db
     .prepare(
       `SELECT e.id AS id FROM evaluations e JOIN tenants t ON t.id = e.tenant
-       WHERE t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND e.content_erased_at IS NULL
+       WHERE t.store_content = 0 AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND e.batch_id IS NULL
+         AND e.content_erased_at IS NULL
        ORDER BY e.finished_at LIMIT ?`,
     )
     .bind(limit)
     .all<{ id: string }>();
-  return results.map((r) => r.id);
+  if (results.length >= limit) return results.map((r) => r.id);
+  const items = await db
+    .prepare(
+      `SELECT e.id AS id FROM tenants t CROSS JOIN batches b INDEXED BY batches_tenant_created ON b.tenant = t.id
+         CROSS JOIN evaluations e INDEXED BY evaluations_batch ON e.batch_id = b.id
+       WHERE t.store_content = 0 AND b.items_erased_at IS NULL AND e.deleted_at IS NULL AND e.finished_at IS NOT NULL
+         AND e.content_erased_at IS NULL
+       ORDER BY e.finished_at LIMIT ?`,
+    )
+    .bind(limit - results.length)
+    .all<{ id: string }>();
+  return [...results, ...items.results].map((r) => r.id);
 }
 
 /** The ending's after-commit step of {@link eraseUnstoredContent}. */

@@ -3,12 +3,12 @@
  * Retention (the sweeper, every cron run): what is kept, and for how long.
  * - An ended evaluation's content (task, metadata, transcript, verdict, webhook events, its object's
  *   storage) is erased `retentionDays` after it ended (the tenant's, else `RETENTION_DAYS`, 30; 0 = kept
- *   until deleted), exactly as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays
+ *   until deleted), a batch's items `retentionDays` after their batch completed (./batch-items.ts), exactly as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays
  *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
  *   a tenant per run, {@link TENANTS_PER_RUN} tenants and {@link ERASURES_PER_RUN} evaluations per run, the most
  *   overdue first, erased in bulk
  *   (src/evaluations/list.ts `eraseEvaluations`: an object RPC each, one D1 batch per 10), so a tenant with a
- *   backlog never starves the others for long.
+ *   backlog never starves the others for long; then a page of each of the batches due, from what is left.
  * - A run is one shard's ({@link sweepRetentionShard}): the cron sends each shard a message of its own
  *   (queues/maintenance.ts), whose invocation has its own 1,000 D1 queries and 10,000 subrequests, so the
  *   pages are per shard and 64 shards sweep 64 times what one did ({@link retentionQueries} counts a run).
@@ -28,6 +28,7 @@ import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
+import { batchItemQueries, eraseBatchItemsDue } from './batch-items.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
@@ -46,14 +47,22 @@ export const WEBHOOK_PAGE = 200;
 
 /**
  * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, per tenant its
- * page's read and its erasure batches (10 a batch, {@link ERASURES_PER_RUN} in all), the unerased content (a read,
- * then a read and a batch each), the Evals cache, the webhook events (a read, a batch): 135 at the default 25.
+ * page's read and its erasure batches (10 a batch, {@link ERASURES_PER_RUN} in all), the due batches' pages
+ * (./batch-items.ts), the unerased content (two reads, then a read and a batch each), the Evals cache, the webhook
+ * events (a read, a batch): 157 at the default 25.
  */
 export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
   const tenants = Math.min(TENANTS_PER_RUN, Math.ceil(ERASURES_PER_RUN / perTenant));
   const content = Math.min(page, CONTENT_PER_RUN);
-  return 1 + tenants * (1 + Math.ceil(perTenant / ERASE_CHUNK)) + (1 + 2 * content) + 1 + 2;
+  return (
+    1 +
+    tenants * (1 + Math.ceil(perTenant / ERASE_CHUNK)) +
+    batchItemQueries(page, ERASURES_PER_RUN) +
+    (2 + 2 * content) +
+    1 +
+    2
+  );
 }
 
 const DAY_MS = 86_400_000;
@@ -130,6 +139,12 @@ async function sweepDatabase(
 ): Promise<void> {
   const config = configOf(env);
   if (budget.tenants > 0) await sweepOverdue(env, db, now, report, budget);
+  if (budget.erasures > 0) {
+    const items = await eraseBatchItemsDue(env, db, now, config.RETENTION_DAYS, config.RETENTION_PAGE, budget.erasures);
+    budget.erasures -= items.erased + items.errors;
+    report.erased += items.erased;
+    report.errors += items.errors;
+  }
   // Tenants that store no content: what an ending's own step missed.
   if (budget.content > 0) {
     const ids = await unerasedContent(db, budget.content);
@@ -155,7 +170,10 @@ async function sweepDatabase(
   }
 }
 
-/** Erases a page of each of the most overdue tenants of `db`, as many tenants as `budget` has left. */
+/**
+ * Erases a page of each of the most overdue tenants of `db`, as many tenants as `budget` has left: evaluations
+ * outside a batch (a batch's items go with their batch, ./batch-items.ts).
+ */
 async function sweepOverdue(
   env: Bindings,
   db: D1Database,
@@ -168,8 +186,8 @@ async function sweepOverdue(
     .prepare(
       `SELECT e.tenant AS tenant, COALESCE(t.retention_days, ?1) AS days
      FROM evaluations e LEFT JOIN tenants t ON t.id = e.tenant
-     WHERE e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND COALESCE(t.retention_days, ?1) > 0
-       AND e.finished_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
+     WHERE e.deleted_at IS NULL AND e.finished_at IS NOT NULL AND e.batch_id IS NULL
+       AND COALESCE(t.retention_days, ?1) > 0 AND e.finished_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
      GROUP BY e.tenant ORDER BY MIN(e.finished_at + COALESCE(t.retention_days, ?1) * ${DAY_MS}) LIMIT ?3`,
     )
     .bind(config.RETENTION_DAYS, now, budget.tenants)
@@ -180,8 +198,8 @@ async function sweepOverdue(
     if (page <= 0) break;
     const { results } = await db
       .prepare(
-        `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL AND finished_at < ?
-       ORDER BY finished_at LIMIT ?`,
+        `SELECT id FROM evaluations WHERE tenant = ? AND deleted_at IS NULL AND finished_at IS NOT NULL
+         AND batch_id IS NULL AND finished_at < ? ORDER BY finished_at LIMIT ?`,
       )
       .bind(tenant, now - days * DAY_MS, page)
       .all<{ id: string }>();
