@@ -64,6 +64,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   ],
   'src/evaluations': [
     'admission.ts',
+    'batch-open.ts',
     'certified.ts',
     'config-rows.ts',
     'content.ts',
