@@ -244,7 +244,7 @@ export const VARS = {
     integer(0, 36_500),
     '30',
     'days',
-    "How long an ended evaluation's content (task, transcript, verdict, object storage) is kept, unless its tenant sets retentionDays; usage rows stay. 0 = kept until deleted.",
+    "How long an ended evaluation's content (task, transcript, verdict, object storage) is kept (a batch's items: counted from their batch's completion), unless its tenant sets retentionDays; usage rows stay. 0 = kept until deleted.",
   ),
   WEBHOOK_RETENTION_DAYS: spec(
     integer(0, 36_500),
