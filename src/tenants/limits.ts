@@ -56,7 +56,7 @@ export const TenantLimitsSchema = z
       .max(36_500)
       .nullable()
       .describe(
-        "Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); 0 = until deleted. Null = RETENTION_DAYS (30).",
+        "Days an ended evaluation's task, transcript and verdict are kept, then erased as DELETE does (usage stays); a batch's items are counted from the batch's completion. 0 = until deleted. Null = RETENTION_DAYS (30).",
       ),
     storeContent: z
       .boolean()
