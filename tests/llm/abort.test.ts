@@ -24,10 +24,13 @@ import { recordingFetch } from '../support/recording-fetch.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-/** Per-attempt timeout, ms: far below the mock's hang, so a lost abort fails on the attempt's code. */
-const TIMEOUT_MS = 300;
-/** How long the mock holds a hung attempt, ms. */
-const HANG_MS = 3_000;
+/**
+ * Per-attempt timeout, ms: far below the mock's hang, so a lost abort fails on the attempt's code, and long
+ * enough for the second attempt's answer over HTTP on a busy machine (300 ms timed it out at load 10-15).
+ */
+const TIMEOUT_MS = 1_500;
+/** How long the mock holds a hung attempt, ms (the file's timeout is 20 s). */
+const HANG_MS = 10_000;
 
 let server: MockServer;
 beforeAll(async () => {
