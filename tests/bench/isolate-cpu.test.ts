@@ -45,9 +45,16 @@ describe('the V8 profile of one isolate in workerd', () => {
 
 describe('splitCpu', () => {
   const isolates = [
-    { title: 'core:user:tribunal', owner: 'worker' as const, samples: 600, gcSamples: 60, heldMs: 300 },
-    { title: 'd1:db', owner: 'emulation' as const, samples: 200, gcSamples: 0, heldMs: 100 },
-    { title: 'core:entry', owner: 'emulation' as const, samples: 100, gcSamples: 0, heldMs: 50 },
+    {
+      title: 'core:user:tribunal',
+      owner: 'worker' as const,
+      samples: 600,
+      gcSamples: 60,
+      inCallSamples: 120,
+      heldMs: 300,
+    },
+    { title: 'd1:db', owner: 'emulation' as const, samples: 200, gcSamples: 0, inCallSamples: 0, heldMs: 100 },
+    { title: 'core:entry', owner: 'emulation' as const, samples: 100, gcSamples: 0, inCallSamples: 0, heldMs: 50 },
   ];
 
   it("applies the profiled pass's shares of the main thread to the unprofiled pass's", () => {
@@ -56,6 +63,8 @@ describe('splitCpu', () => {
     expect(s.whole).toBe(5);
     expect(s.worker).toBeCloseTo(2.4);
     expect(s.workerGc).toBeCloseTo(0.24);
+    // A fifth of its samples were the runtime's, inside the call named.
+    expect(s.workerInCall).toBeCloseTo(0.48);
     expect(s.emulation).toBeCloseTo(1.2);
     expect(s.outside).toBeCloseTo(0.4);
     expect(s.worker + s.emulation + s.outside + s.helpers).toBeCloseTo(s.whole);
