@@ -12,9 +12,14 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** A minimal DevTools-protocol session over the inspector's WebSocket. */
+/**
+ * A minimal DevTools-protocol session over the inspector's WebSocket. A command unanswered after `timeoutMs`
+ * (default 60 s), or when the socket closes, rejects: workerd's inspector never answers a command it cannot
+ * parse (it only logs an uncaught exception, e.g. capnp's "Expected integer value"), and a bench would hang.
+ */
 export async function session(
   url: string,
+  timeoutMs = 60_000,
 ): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
   const ws = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
@@ -24,17 +29,38 @@ export async function session(
     ws.once('error', reject);
   });
   let next = 0;
-  const pending = new Map<number, (result: unknown) => void>();
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
   ws.on('message', (data: Buffer) => {
     const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+    if (m.id !== undefined) pending.get(m.id)?.resolve(m.result);
+  });
+  ws.on('close', () => {
+    for (const p of pending.values()) p.reject(new Error('the inspector closed the session'));
   });
   return {
     send: (method, params = {}) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         next += 1;
-        pending.set(next, resolve);
-        ws.send(JSON.stringify({ id: next, method, params }));
+        const id = next;
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`the inspector did not answer ${method} in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          pending.delete(id);
+        };
+        pending.set(id, {
+          resolve: (r) => {
+            done();
+            resolve(r);
+          },
+          reject: (e) => {
+            done();
+            reject(e);
+          },
+        });
+        ws.send(JSON.stringify({ id, method, params }));
       }),
     close: () => {
       ws.close();

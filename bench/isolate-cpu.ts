@@ -63,6 +63,11 @@ export interface IsolateTime {
   samples: number;
   /** Of {@link samples}, in V8's collector (its pauses on the main thread). */
   gcSamples: number;
+  /**
+   * Of {@link samples}, those whose leaf-most JS function is one of the `inCall` names given to
+   * {@link profileIsolates}: native work inside a call the runtime makes synchronously for it.
+   */
+  inCallSamples: number;
   /** Time it held the main thread, ms: samples times the sampler's achieved period. */
   heldMs: number;
 }
@@ -74,6 +79,7 @@ export interface IsolateTime {
 export async function profileIsolates(
   inspectorPort: number,
   own: readonly string[],
+  inCall: readonly string[] = [],
   intervalUs = 500,
 ): Promise<{ stop(): Promise<IsolateTime[]> }> {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
@@ -97,12 +103,16 @@ export async function profileIsolates(
         const gcIds = new Set(
           profile.nodes.filter((n) => n.callFrame.functionName === '(garbage collector)').map((n) => n.id),
         );
+        const inCallIds = new Set(
+          profile.nodes.filter((n) => inCall.includes(n.callFrame.functionName)).map((n) => n.id),
+        );
         const samples = profile.samples.length;
         out.push({
           title: title.replace(/^workerd: worker /, ''),
           owner: ownerOf(title, own),
           samples,
           gcSamples: profile.samples.filter((id) => gcIds.has(id)).length,
+          inCallSamples: profile.samples.filter((id) => inCallIds.has(id)).length,
           heldMs: (samples * achievedPeriodUs(profile, intervalUs)) / 1000,
         });
       }
@@ -115,10 +125,12 @@ export async function profileIsolates(
 export interface CpuSplit {
   /** The whole process, unprofiled pass (as `bench:peers` prints it). */
   whole: number;
-  /** The Worker's own isolates: what a deployed Worker would be billed. */
+  /** The Worker's own isolates (a deployed Worker is billed this less {@link workerInCall}). */
   worker: number;
   /** Of {@link worker}, its collector's pauses. */
   workerGc: number;
+  /** Of {@link worker}, the runtime's work inside the `inCall` functions' own samples ({@link IsolateTime}). */
+  workerInCall: number;
   /** The local runtime's emulation: Miniflare's entry, router and D1 workers. */
   emulation: number;
   /** The main thread outside any profiled isolate: workerd's I/O, KJ, HTTP, SQLite commits of the runtime. */
@@ -156,6 +168,7 @@ export function splitCpu(
     whole: unprofiled.main + unprofiled.helpers,
     worker,
     workerGc: own.reduce((a, i) => a + per((i.heldMs * i.gcSamples) / Math.max(i.samples, 1)), 0),
+    workerInCall: own.reduce((a, i) => a + per((i.heldMs * i.inCallSamples) / Math.max(i.samples, 1)), 0),
     emulation,
     outside: Math.max(0, unprofiled.main - worker - emulation),
     helpers: unprofiled.helpers,
@@ -183,11 +196,11 @@ export function workerdPid(pgid: number): number {
 export function splitTable(rows: readonly { tool: string; split: CpuSplit }[]): string[] {
   const f = (x: number) => x.toFixed(2);
   return [
-    "| tool | workerd, all (unprofiled) | the Worker's isolates (billed when deployed) | of which its collector | the local runtime's emulation | workerd outside any isolate | V8 helper threads | samples behind the Worker's |",
-    '|---|---|---|---|---|---|---|---|',
+    "| tool | workerd, all (unprofiled) | the Worker's isolates | of which its collector | of which workerd inside its RPC to a new object | billed when deployed (isolates − that) | the local runtime's emulation | workerd outside any isolate | V8 helper threads | samples behind the Worker's |",
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       ({ tool, split: s }) =>
-        `| ${tool} | ${f(s.whole)} | ${f(s.worker)} | ${f(s.workerGc)} | ${f(s.emulation)} | ${f(s.outside)} | ${f(s.helpers)} | ${s.workerSamples} |`,
+        `| ${tool} | ${f(s.whole)} | ${f(s.worker)} | ${f(s.workerGc)} | ${f(s.workerInCall)} | ${f(s.worker - s.workerInCall)} | ${f(s.emulation)} | ${f(s.outside)} | ${f(s.helpers)} | ${s.workerSamples} |`,
     ),
     '',
     ...rows.map(
