@@ -22,8 +22,11 @@ import { achievedPeriodUs, session } from './cpu-profile.js';
 /** Clock ticks per second of /proc's times (100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU ms (user + system) so far of process `pid`: its main thread and all its other threads. */
-export function threadSplitMs(pid: number): { main: number; helpers: number } {
+/**
+ * CPU ms (user + system) so far of process `pid`: its main thread and all its other threads; and the main
+ * thread's time waiting runnable for a CPU (Linux's schedstat, ms).
+ */
+export function threadSplitMs(pid: number): { main: number; helpers: number; mainRunQueue: number } {
   let main = 0;
   let helpers = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -38,7 +41,13 @@ export function threadSplitMs(pid: number): { main: number; helpers: number } {
     if (Number(tid) === pid) main += ms;
     else helpers += ms;
   }
-  return { main, helpers };
+  let mainRunQueue = 0;
+  try {
+    mainRunQueue = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    // No schedstat in this kernel: no correction for preemption.
+  }
+  return { main, helpers, mainRunQueue };
 }
 
 /** Who an isolate's CPU belongs to: the Worker under test, or the local runtime's emulation around it. */
@@ -141,24 +150,27 @@ export interface CpuSplit {
   isolates: { title: string; owner: Owner; ms: number }[];
   /** Samples behind {@link worker} (its relative error is about 1/√samples). */
   workerSamples: number;
-  /** The profiled pass: its main thread's CPU and the isolates' held time, ms per item (held > CPU: preemption). */
-  profiled: { main: number; held: number };
+  /** The profiled pass: its main thread's CPU, run-queue wait and the isolates' held time on CPU, ms per item. */
+  profiled: { main: number; runQueue: number; held: number };
 }
 
 /**
  * Splits an unprofiled pass's workerd CPU (`unprofiled`: main thread and helpers, ms per item) by the shares
- * of the main thread the isolates held in a profiled pass (`profiledMainMs`: that pass's main-thread CPU per
- * item; `isolates`' times over `items` items).
+ * of the main thread the isolates held in a profiled pass (`profiledMain`: that pass's main-thread CPU and its
+ * time waiting runnable for a CPU, ms per item; `isolates`' times over `items` items). Held time is wall time:
+ * it is scaled by the thread's CPU ÷ (CPU + run-queue wait), as if preemption hit locked and unlocked work alike.
  */
 export function splitCpu(
   unprofiled: { main: number; helpers: number },
-  profiledMainMs: number,
+  profiledMain: { cpu: number; runQueue: number },
   isolates: readonly IsolateTime[],
   items: number,
 ): CpuSplit {
-  const held = isolates.reduce((a, i) => a + i.heldMs, 0) / items;
-  // Preemption while a lock is held counts as held: never more than the thread's CPU.
-  const scale = unprofiled.main / Math.max(profiledMainMs, held);
+  const profiledMainMs = profiledMain.cpu;
+  const onCpu = profiledMainMs / Math.max(profiledMainMs + profiledMain.runQueue, 1e-9);
+  const held = (onCpu * isolates.reduce((a, i) => a + i.heldMs, 0)) / items;
+  // Never more than the thread's CPU (blocking calls made under a lock count as held too).
+  const scale = (onCpu * unprofiled.main) / Math.max(profiledMainMs, held);
   const per = (ms: number) => (ms / items) * scale;
   const sumOf = (owner: Owner) => isolates.filter((i) => i.owner === owner).reduce((a, i) => a + per(i.heldMs), 0);
   const own = isolates.filter((i) => i.owner === 'worker');
@@ -177,7 +189,7 @@ export function splitCpu(
       .filter((i) => i.ms > 0)
       .sort((a, b) => b.ms - a.ms),
     workerSamples: own.reduce((a, i) => a + i.samples, 0),
-    profiled: { main: profiledMainMs, held },
+    profiled: { main: profiledMainMs, runQueue: profiledMain.runQueue, held },
   };
 }
 
@@ -205,7 +217,7 @@ export function splitTable(rows: readonly { tool: string; split: CpuSplit }[]): 
     '',
     ...rows.map(
       ({ tool, split: s }) =>
-        `${tool}, profiled pass: main thread ${f(s.profiled.main)} CPU ms / item, isolates held it ${f(s.profiled.held)} ms; by isolate (ms / item): ${s.isolates.map((i) => `${i.title}${i.owner === 'worker' ? ' (the Worker)' : ''} ${f(i.ms)}`).join(', ')}`,
+        `${tool}, profiled pass: main thread ${f(s.profiled.main)} CPU ms / item and ${f(s.profiled.runQueue)} ms waiting for a CPU, isolates held it ${f(s.profiled.held)} ms of its CPU; by isolate (ms / item): ${s.isolates.map((i) => `${i.title}${i.owner === 'worker' ? ' (the Worker)' : ''} ${f(i.ms)}`).join(', ')}`,
     ),
   ];
 }

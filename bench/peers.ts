@@ -381,14 +381,17 @@ async function onRuntime(
   let split: CpuSplit | null = null;
   if (profiled) {
     const profiles = await profileIsolates(profiled.inspectorPort, profiled.own, profiled.inCall);
+    const start = threadSplitMs(pid);
     const p = await closedLoop(n, c, (i) => once(n + i));
+    const end = threadSplitMs(pid);
     const isolates = await profiles.stop();
     if (p.failed > 0) throw new Error(`profiled pass: ${p.failed} failed, first: ${p.firstError ?? '?'}`);
     const unprofiled = {
       main: (threadsAfter.main - threads.main) / n,
       helpers: (threadsAfter.helpers - threads.helpers) / n,
     };
-    split = splitCpu(unprofiled, (threadSplitMs(pid).main - threadsAfter.main) / n, isolates, n);
+    const profiledMain = { cpu: (end.main - start.main) / n, runQueue: (end.mainRunQueue - start.mainRunQueue) / n };
+    split = splitCpu(unprofiled, profiledMain, isolates, n);
   }
   return {
     split,

@@ -59,7 +59,7 @@ describe('splitCpu', () => {
 
   it("applies the profiled pass's shares of the main thread to the unprofiled pass's", () => {
     // 100 items; profiled main thread 5 ms / item, of which the isolates held 4.5; unprofiled 4 + 1 helpers.
-    const s = splitCpu({ main: 4, helpers: 1 }, 5, isolates, 100);
+    const s = splitCpu({ main: 4, helpers: 1 }, { cpu: 5, runQueue: 0 }, isolates, 100);
     expect(s.whole).toBe(5);
     expect(s.worker).toBeCloseTo(2.4);
     expect(s.workerGc).toBeCloseTo(0.24);
@@ -72,9 +72,16 @@ describe('splitCpu', () => {
   });
 
   it('never gives the isolates more than the main thread (preemption while locked counts as held)', () => {
-    const s = splitCpu({ main: 4, helpers: 0 }, 4, isolates, 100);
+    const s = splitCpu({ main: 4, helpers: 0 }, { cpu: 4, runQueue: 0 }, isolates, 100);
     expect(s.worker + s.emulation).toBeCloseTo(4);
     expect(s.outside).toBeCloseTo(0);
+  });
+
+  it('counts held time on the CPU only: as much waiting for a CPU as running halves it', () => {
+    // Held 4.5 ms of wall per item, half of it preempted: 2.25 of the 5 ms of CPU; the Worker's 1.5 of them.
+    const s = splitCpu({ main: 4, helpers: 0 }, { cpu: 5, runQueue: 5 }, isolates, 100);
+    expect(s.worker).toBeCloseTo(1.2);
+    expect(s.outside).toBeCloseTo(4 - 1.8);
   });
 
   it("tells the Worker's isolates from the local runtime's", () => {
