@@ -158,16 +158,18 @@ export interface CpuSplit {
  * Splits an unprofiled pass's workerd CPU (`unprofiled`: main thread and helpers, ms per item) by the shares
  * of the main thread the isolates held in a profiled pass (`profiledMain`: that pass's main-thread CPU and its
  * time waiting runnable for a CPU, ms per item; `isolates`' times over `items` items). Held time is wall time:
- * it is scaled by the thread's CPU ÷ (CPU + run-queue wait), as if preemption hit locked and unlocked work alike.
+ * it is scaled by the thread's CPU ÷ (CPU + run-queue wait), as if preemption hit locked and unlocked work alike
+ * (a lower bound of the isolates' share), unless `spreadWait` is false (the wait counted as held: an upper bound).
  */
 export function splitCpu(
   unprofiled: { main: number; helpers: number },
   profiledMain: { cpu: number; runQueue: number },
   isolates: readonly IsolateTime[],
   items: number,
+  spreadWait = true,
 ): CpuSplit {
   const profiledMainMs = profiledMain.cpu;
-  const onCpu = profiledMainMs / Math.max(profiledMainMs + profiledMain.runQueue, 1e-9);
+  const onCpu = spreadWait ? profiledMainMs / Math.max(profiledMainMs + profiledMain.runQueue, 1e-9) : 1;
   const held = (onCpu * isolates.reduce((a, i) => a + i.heldMs, 0)) / items;
   // Never more than the thread's CPU (blocking calls made under a lock count as held too).
   const scale = (onCpu * unprofiled.main) / Math.max(profiledMainMs, held);

@@ -395,7 +395,7 @@ async function onRuntime(
     };
     const profiledMain = { cpu: (end.main - start.main) / n, runQueue: (end.mainRunQueue - start.mainRunQueue) / n };
     split = {
-      upper: splitCpu(unprofiled, { cpu: profiledMain.cpu, runQueue: 0 }, isolates, n),
+      upper: splitCpu(unprofiled, profiledMain, isolates, n, false),
       lower: splitCpu(unprofiled, profiledMain, isolates, n),
     };
   }

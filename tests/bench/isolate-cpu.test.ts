@@ -82,6 +82,8 @@ describe('splitCpu', () => {
     const s = splitCpu({ main: 4, helpers: 0 }, { cpu: 5, runQueue: 5 }, isolates, 100);
     expect(s.worker).toBeCloseTo(1.2);
     expect(s.outside).toBeCloseTo(4 - 1.8);
+    // Counted as held instead (the upper bound): as without any wait.
+    expect(splitCpu({ main: 4, helpers: 0 }, { cpu: 5, runQueue: 5 }, isolates, 100, false).worker).toBeCloseTo(2.4);
   });
 
   it("tells the Worker's isolates from the local runtime's", () => {
