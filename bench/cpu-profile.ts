@@ -12,9 +12,14 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** A minimal DevTools-protocol session over the inspector's WebSocket. */
+/**
+ * A minimal DevTools-protocol session over the inspector's WebSocket. A command unanswered after `timeoutMs`
+ * (default 60 s), or when the socket closes, rejects: workerd's inspector never answers a command it cannot
+ * parse (it only logs an uncaught exception, e.g. capnp's "Expected integer value"), and a bench would hang.
+ */
 export async function session(
   url: string,
+  timeoutMs = 60_000,
 ): Promise<{ send: (method: string, params?: object) => Promise<unknown>; close: () => void }> {
   const ws = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
@@ -24,17 +29,38 @@ export async function session(
     ws.once('error', reject);
   });
   let next = 0;
-  const pending = new Map<number, (result: unknown) => void>();
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
   ws.on('message', (data: Buffer) => {
     const m = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+    if (m.id !== undefined) pending.get(m.id)?.resolve(m.result);
+  });
+  ws.on('close', () => {
+    for (const p of pending.values()) p.reject(new Error('the inspector closed the session'));
   });
   return {
     send: (method, params = {}) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         next += 1;
-        pending.set(next, resolve);
-        ws.send(JSON.stringify({ id: next, method, params }));
+        const id = next;
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`the inspector did not answer ${method} in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          pending.delete(id);
+        };
+        pending.set(id, {
+          resolve: (r) => {
+            done();
+            resolve(r);
+          },
+          reject: (e) => {
+            done();
+            reject(e);
+          },
+        });
+        ws.send(JSON.stringify({ id, method, params }));
       }),
     close: () => {
       ws.close();
@@ -42,16 +68,34 @@ export async function session(
   };
 }
 
-/** Self and inclusive time per function (name, file tail, line), ms per item. */
+/**
+ * The sampler's achieved period in a profile, µs. workerd locks an isolate only while it runs it, and V8 drops
+ * a tick that finds the isolate unlocked, so a gap between two samples is either one period (the isolate
+ * stayed locked) or several, most of them another isolate's or no one's. The period is the median of the gaps
+ * under twice the asked `intervalUs` (`intervalUs` itself when there are fewer than 20).
+ */
+export function achievedPeriodUs(profile: CpuProfile, intervalUs: number): number {
+  const close = profile.timeDeltas.filter((d) => d > 0 && d < 2 * intervalUs).sort((a, b) => a - b);
+  return close.length >= 20 ? (close[Math.floor(close.length / 2)] ?? intervalUs) : intervalUs;
+}
+
+/**
+ * Self and inclusive time per function (name, file tail, line), ms per item: each sample counts one achieved
+ * period ({@link achievedPeriodUs} of `intervalUs`, the interval asked), so `total` is the time the isolate
+ * held the thread. (A sample's gap to the next one would also count the time the isolate was not locked,
+ * and give it to whatever ran last before each wait.)
+ */
 export function tables(
   p: CpuProfile,
   items: number,
-): { total: number; self: [string, number][]; inclusive: [string, number][] } {
+  intervalUs: number,
+): { total: number; periodUs: number; self: [string, number][]; inclusive: [string, number][] } {
+  const periodUs = achievedPeriodUs(p, intervalUs);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const spent = new Map<number, number>();
-  p.samples.forEach((id, i) => spent.set(id, (spent.get(id) ?? 0) + (p.timeDeltas[i + 1] ?? 0)));
+  for (const id of p.samples) spent.set(id, (spent.get(id) ?? 0) + periodUs);
   const keyOf = (id: number) => {
     const f = byId.get(id)?.callFrame;
     return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').at(-1) ?? ''}:${f.lineNumber + 1}` : '?';
@@ -71,5 +115,5 @@ export function tables(
   }
   const perItem = (m: Map<string, number>): [string, number][] =>
     [...m].map(([k, us]): [string, number] => [k, us / 1000 / items]).sort((a, b) => b[1] - a[1]);
-  return { total: total / 1000 / items, self: perItem(self), inclusive: perItem(inclusive) };
+  return { total: total / 1000 / items, periodUs, self: perItem(self), inclusive: perItem(inclusive) };
 }

@@ -200,13 +200,13 @@ try {
     profiler.close();
     const out = join(dir, 'debates.cpuprofile');
     writeFileSync(out, JSON.stringify(profile));
-    const t = tables(profile, R * N);
+    const t = tables(profile, R * N, 500);
     const top = Number(values.top);
     const rows = (list: [string, number][]) =>
       list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
     lines.push(
       '',
-      `V8 profile of the Worker's isolate (in ${out}): ${t.total.toFixed(2)} ms sampled per debate, (idle) included`,
+      `V8 profile of the Worker's isolate (in ${out}): ${t.total.toFixed(2)} ms per debate holding the thread (samples × the sampler's ${t.periodUs} µs), (idle) included`,
       '',
       '| self ms / debate | share | function |',
       '|---|---|---|',

@@ -5,7 +5,8 @@
  * No Tribunal code runs in it: what it costs per item is what one HTTP hop through the local runtime and
  * one outbound call cost, before any validation, persistence or judging.
  *
- * Run as a script it prints `FORWARD_URL=<url>` once it serves; {@link startForwardProcess} spawns it.
+ * Run as a script it prints `FORWARD_URL=<url>` once it serves; {@link startForwardProcess} spawns it. With an
+ * inspector port, workerd's V8 inspector listens there (`bench:peers`' split of its CPU by isolate).
  */
 import { join } from 'node:path';
 import { isMain } from '../src/cli/args.js';
@@ -31,11 +32,16 @@ const SCRIPT = `export default {
  * Starts the forwarding Worker in front of the mock at `mockBaseUrl` (`…/v1`); resolves once it serves. Its
  * `url` takes an OpenAI chat-completions body; its process group holds its Node side and workerd.
  */
-export function startForwardProcess(mockBaseUrl: string): Promise<ServingChild> {
-  return startServingChild(['bench/forward-worker.ts', mockBaseUrl], /FORWARD_URL=(\S+)/, 'the forwarding Worker');
+export function startForwardProcess(mockBaseUrl: string, inspectorPort?: number): Promise<ServingChild> {
+  const args = [
+    'bench/forward-worker.ts',
+    mockBaseUrl,
+    ...(inspectorPort === undefined ? [] : [String(inspectorPort)]),
+  ];
+  return startServingChild(args, /FORWARD_URL=(\S+)/, 'the forwarding Worker');
 }
 
-async function serve(target: string): Promise<void> {
+async function serve(target: string, inspectorPort: number | undefined): Promise<void> {
   const { compatibility_date: compatibilityDate } = readWranglerConfig({ config: join(REPO_ROOT, 'wrangler.toml') });
   const mf = new Miniflare({
     modules: true,
@@ -44,6 +50,7 @@ async function serve(target: string): Promise<void> {
     host: '127.0.0.1',
     port: 0,
     compatibilityDate,
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
   });
   const url = await mf.ready;
   process.stdout.write(`FORWARD_URL=${url.origin}\n`);
@@ -57,8 +64,8 @@ async function serve(target: string): Promise<void> {
 if (isMain(import.meta.url)) {
   const target = process.argv[2];
   if (!target) {
-    process.stderr.write('usage: node --import tsx bench/forward-worker.ts <mock base URL>\n');
+    process.stderr.write('usage: node --import tsx bench/forward-worker.ts <mock base URL> [inspector port]\n');
     process.exit(2);
   }
-  await serve(target);
+  await serve(target, process.argv[3] === undefined ? undefined : Number(process.argv[3]));
 }

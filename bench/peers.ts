@@ -33,6 +33,9 @@ import { startForwardProcess } from './forward-worker.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs, runtimeCpuMs } from './proc-cpu.js';
+import type { CpuSplit } from './isolate-cpu.js';
+import { profileIsolates, splitCpu, splitTable, threadSplitMs, workerdPid } from './isolate-cpu.js';
+import { freePort } from '../src/cli/ports.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward'] as const;
@@ -54,6 +57,9 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
                       verdict in the response) or sse (POST, then the event stream) (default prefer)
   --peers-dir D       where the peers are installed (default bench/peers)
   --log-level V       Tribunal's LOG_LEVEL (debug, info, warn, error; default info, as deployed)
+  --split S           yes: after the measured items, as many again with V8's profiler in each isolate,
+                      to split workerd's CPU into the Worker's isolates, the local runtime's emulation and
+                      workerd outside them (bench/isolate-cpu.ts); no: skip (default yes)
   -h, --help          this text
 
 Needs the peers installed: npm --prefix bench/peers ci`,
@@ -65,6 +71,7 @@ Needs the peers installed: npm --prefix bench/peers ci`,
     wait: { type: 'string', default: 'prefer' },
     'peers-dir': { type: 'string', default: join(REPO_ROOT, 'bench', 'peers') },
     'log-level': { type: 'string', default: 'info' },
+    split: { type: 'string', default: 'yes' },
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -92,6 +99,11 @@ interface Row {
   mockCpuMs: number;
   clientCpuMs: number;
   note: string;
+  /**
+   * workerd's CPU per item by whose it is (`--split yes`; null for the libraries): with the main thread's
+   * run-queue wait counted as held (an upper bound of the isolates' share) and taken out (a lower bound).
+   */
+  split: { upper: CpuSplit; lower: CpuSplit } | null;
 }
 
 /** Runs `task` for items 0..n-1 with `concurrency` in flight; resolves to the wall seconds and failures. */
@@ -159,6 +171,7 @@ async function runAutoevals(n: number, c: number, mock: MockProcess): Promise<Ro
     workerdCpuMs: null,
     mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
     clientCpuMs: client,
+    split: null,
     note: note('Battle, in this process', r.firstError),
   };
 }
@@ -213,6 +226,7 @@ async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Ro
     workerdCpuMs: null,
     mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
     clientCpuMs: client,
+    split: null,
     note: note(`llm-rubric, maxConcurrency ${c}, in this process`, errored[0]?.error),
   };
 }
@@ -252,10 +266,11 @@ function promptBodies(from: number, to: number): Map<number, string> {
   return out;
 }
 
-async function runForward(n: number, c: number, mock: MockProcess): Promise<Row> {
-  // The warm-up items are numbered -1..-WARM_UP (see onRuntime).
-  const bodies = promptBodies(-WARM_UP, n);
-  const forward = await startForwardProcess(mock.baseUrl);
+async function runForward(n: number, c: number, mock: MockProcess, split: boolean): Promise<Row> {
+  // The warm-up items are numbered -1..-WARM_UP, the profiled pass's n..2n-1 (see onRuntime).
+  const bodies = promptBodies(-WARM_UP, split ? 2 * n : n);
+  const inspectorPort = split ? await freePort() : undefined;
+  const forward = await startForwardProcess(mock.baseUrl, inspectorPort);
   try {
     const once = async (i: number) => {
       const prompt = bodies.get(i);
@@ -276,6 +291,7 @@ async function runForward(n: number, c: number, mock: MockProcess): Promise<Row>
       c,
       once,
       "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)",
+      inspectorPort === undefined ? undefined : { inspectorPort, own: [''] },
     );
   } finally {
     await forward.stop();
@@ -302,8 +318,16 @@ export async function judgeOnce(url: string, i: number, wait: Wait): Promise<voi
   if (!events.includes('event: verdict')) throw new Error(`evaluation ${body.id} ended without a verdict`);
 }
 
-async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait, logLevel: LogLevel): Promise<Row> {
+async function runTribunal(
+  n: number,
+  c: number,
+  mock: MockProcess,
+  wait: Wait,
+  logLevel: LogLevel,
+  split: boolean,
+): Promise<Row> {
   let stack: LocalStack | undefined;
+  const inspectorPort = split ? await freePort() : undefined;
   try {
     stack = await startLocalStack({
       runtime: 'miniflare',
@@ -315,10 +339,15 @@ async function runTribunal(n: number, c: number, mock: MockProcess, wait: Wait, 
       logFile: join(tmpdir(), 'tribunal-bench-peers.log'),
       crons: false,
       vars: { LOG_LEVEL: logLevel },
+      ...(inspectorPort === undefined ? {} : { inspectorPort }),
     });
     const url = stack.url;
     const how = `fastchat-pair, calibration off; LOG_LEVEL ${logLevel}; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
-    return await onRuntime('tribunal', stack.runtimePid, mock, n, c, (i) => judgeOnce(url, i, wait), how);
+    // workerd makes the evaluation's new object inside the API's RPC to it (`fastStart`), under the API's lock;
+    // deployed, the object is made elsewhere (perf: 282 of 284 samples of Actor::Actor under that call).
+    const profiled =
+      inspectorPort === undefined ? undefined : { inspectorPort, own: ['tribunal'], inCall: ['fastStart'] };
+    return await onRuntime('tribunal', stack.runtimePid, mock, n, c, (i) => judgeOnce(url, i, wait), how, profiled);
   } finally {
     await stack?.stop();
   }
@@ -330,7 +359,8 @@ export const WARM_UP = 32;
 /**
  * The closed loop of a tool served by a local runtime (process group `pgid`): {@link WARM_UP} warm-up items
  * (numbered -1, -2, …), then `n` measured ones, with the runtime's CPU (workerd apart), the mock's and this
- * client's.
+ * client's. With `profiled` (the runtime's inspector port and the Worker's service names), `n` more items
+ * (n..2n-1) with V8's profiler in each isolate split workerd's CPU by whose it is (bench/isolate-cpu.ts).
  */
 async function onRuntime(
   tool: Tool,
@@ -340,19 +370,44 @@ async function onRuntime(
   c: number,
   once: (i: number) => Promise<void>,
   how: string,
+  profiled?: { inspectorPort: number; own: string[]; inCall?: string[] },
 ): Promise<Row> {
   await closedLoop(WARM_UP, c, (i) => once(-1 - i));
+  const pid = workerdPid(pgid);
+  const threads = threadSplitMs(pid);
   const before = { runtime: runtimeCpuMs(pgid), mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
   const r = await closedLoop(n, c, once);
   const runtime = runtimeCpuMs(pgid);
+  const client = ownCpuMs();
+  const mockCpu = groupCpuMs(mock.pgid);
+  const threadsAfter = threadSplitMs(pid);
+  let split: Row['split'] = null;
+  if (profiled) {
+    const profiles = await profileIsolates(profiled.inspectorPort, profiled.own, profiled.inCall);
+    const start = threadSplitMs(pid);
+    const p = await closedLoop(n, c, (i) => once(n + i));
+    const end = threadSplitMs(pid);
+    const isolates = await profiles.stop();
+    if (p.failed > 0) throw new Error(`profiled pass: ${p.failed} failed, first: ${p.firstError ?? '?'}`);
+    const unprofiled = {
+      main: (threadsAfter.main - threads.main) / n,
+      helpers: (threadsAfter.helpers - threads.helpers) / n,
+    };
+    const profiledMain = { cpu: (end.main - start.main) / n, runQueue: (end.mainRunQueue - start.mainRunQueue) / n };
+    split = {
+      upper: splitCpu(unprofiled, profiledMain, isolates, n, false),
+      lower: splitCpu(unprofiled, profiledMain, isolates, n),
+    };
+  }
   return {
+    split,
     tool,
     itemsPerSecond: n / r.seconds,
     failed: r.failed,
     judgeCpuMs: (runtime.total - before.runtime.total) / n,
     workerdCpuMs: (runtime.workerd - before.runtime.workerd) / n,
-    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
-    clientCpuMs: (ownCpuMs() - before.client) / n,
+    mockCpuMs: (mockCpu - before.mock) / n,
+    clientCpuMs: (client - before.client) / n,
     note: note(how, r.firstError),
   };
 }
@@ -364,12 +419,32 @@ function note(text: string, firstError: string | undefined): string {
 const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 
+/** The split of workerd's CPU (`--split yes`), after the main table. */
+function splitLines(rows: readonly Row[]): string[] {
+  const split = rows.flatMap((r) =>
+    r.split
+      ? [
+          { tool: `${r.tool}, run-queue wait as held (upper)`, split: r.split.upper },
+          { tool: `${r.tool}, run-queue wait out (lower)`, split: r.split.lower },
+        ]
+      : [],
+  );
+  if (split.length === 0) return [];
+  return [
+    '',
+    `workerd's CPU per item by whose it is, ms (bench/isolate-cpu.ts): its main thread's from /proc, split by the time each isolate held it in a second pass of as many items under V8's sampling profiler. V8 samples wall time while a lock is held: the upper row counts the thread's time waiting for a CPU as held, the lower spreads it over locked and unlocked work alike (it also holds the wake-ups' wait, unlocked); quiet, the two meet. "billed" = what a deployed Worker's isolates would count`,
+    '',
+    ...splitTable(split),
+  ];
+}
+
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.items, 'items', 1) ?? 200;
   const c = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
   const latency = intOption(values.latency, 'latency', 0) ?? 250;
   const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
+  const split = (choiceOption(values.split, 'split', ['yes', 'no'] as const) ?? 'yes') === 'yes';
   PEERS = values['peers-dir'];
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter(
@@ -389,8 +464,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       process.stderr.write(`running ${tool}…\n`);
       if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
       else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
-      else if (tool === 'forward') rows.push(await runForward(n, c, mock));
-      else rows.push(await runTribunal(n, c, mock, wait, logLevel));
+      else if (tool === 'forward') rows.push(await runForward(n, c, mock, split));
+      else rows.push(await runTribunal(n, c, mock, wait, logLevel, split));
     }
   } finally {
     await mock.stop();
@@ -408,6 +483,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         (r) =>
           `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${r.workerdCpuMs === null ? 'n/a' : f2(r.workerdCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
       ),
+      ...splitLines(rows),
     ].join('\n'),
   );
   // The peers' HTTP agents and timers may hold the event loop open.

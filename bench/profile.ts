@@ -3,8 +3,9 @@
  * V8 inspector on, drives the closed loop of `bench:peers` (single-call `fastchat-pair`, `Prefer: wait`),
  * takes a sampling CPU profile of the Worker's isolate (API, Durable Objects and consumers share it) over the
  * measured items, and prints the functions with the most self and inclusive time per item. The profile is
- * written as a `.cpuprofile` (open it in Chrome DevTools). The sampler slows the isolate down: read the
- * shares, not the absolute figures (BENCHMARKS.md, "Where the CPU goes").
+ * written as a `.cpuprofile` (open it in Chrome DevTools). Each sample counts one period of the sampler
+ * (bench/cpu-profile.ts `tables`). The sampler slows the isolate down: read the shares, not the absolute
+ * figures (`bench:peers` scales them to an unprofiled pass).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,14 +108,14 @@ try {
   const { profile } = (await s.send('Profiler.stop')) as { profile: CpuProfile };
   s.close();
   writeFileSync(values.out, JSON.stringify(profile));
-  const t = tables(profile, N);
+  const t = tables(profile, N, Number(values.interval));
   const top = Number(values.top);
   const rows = (list: [string, number][]) =>
     list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
   console.log(
     [
       `${N} items, C = ${C}, L = ${values.latency} ms, LOG_LEVEL ${values['log-level']}: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,
-      `sampled wall time ${t.total.toFixed(2)} ms per item, of which (idle) is the isolate waiting`,
+      `the isolate held the thread ${t.total.toFixed(2)} ms per item (samples × the sampler's achieved period, ${t.periodUs} µs; V8 takes no sample while workerd runs another isolate), of which (idle) is the isolate locked but waiting`,
       '',
       '| self ms / item | share | function |',
       '|---|---|---|',

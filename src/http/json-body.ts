@@ -2,8 +2,9 @@
  * @module
  * Reads a JSON request body under the deployment's size limit before any validator sees it, so that
  * oversized bodies get 413 `payload_too_large` and malformed ones 400 `invalid_json` naming the problem
- * (hono's validator would only say "Malformed JSON"). The body is re-attached to the request so
- * `zValidator('json', ...)` downstream parses the same bytes.
+ * (hono's validator would only say "Malformed JSON"). The body is re-attached to the request, and its text
+ * handed to hono's body cache, so `zValidator('json', ...)` downstream parses the same bytes without reading
+ * them again.
  *
  * Keys named `__proto__`, `constructor` or `prototype` are refused anywhere in the body (400
  * `invalid_request` naming each path): assigned to a plain object they set or shadow its prototype, so
@@ -65,8 +66,11 @@ export const jsonBody = (options: { optional?: boolean } = {}) =>
         'request body',
       );
     }
-    // The stream is consumed: hand the same bytes to the validator.
+    // The stream is consumed: the same bytes for whatever reads the raw request, and the text already decoded
+    // in hono's body cache, where the validator's `c.req.json()` looks first (no second read and decode).
     c.req.raw = new Request(c.req.raw, { body: bytes });
+    // hono keeps there the promise of each reading, though its `BodyCache` type names the resolved values.
+    Object.assign(c.req.bodyCache, { text: Promise.resolve(text) });
     return next();
   });
 
