@@ -24,7 +24,7 @@
  *
  * ```
  * npm run bench -- [--latency 250] [--k 5] [--inflight 100] [--presets a,b,c] [--step-budget 30000] [--fast-start false]
- *   [--runtime miniflare|wrangler]
+ *   [--runtime miniflare|wrangler] [--var K=V]
  * ```
  */
 import { tmpdir } from 'node:os';
@@ -59,6 +59,7 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
   --supports-n B       LLM_SUPPORTS_N for the run (true / false; default false): the mock, like OpenAI,
                        answers n choices in one request, so G-Eval's 20 samples can be one call
   --runtime R          miniflare (default) or wrangler
+  --var K=V            a Worker variable for the run (repeatable), e.g. PROVIDER_CONCURRENCY_START=256
   -h, --help           this text`,
   options: {
     latency: { type: 'string', default: '250' },
@@ -70,12 +71,18 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
     'fast-start': { type: 'string' },
     'supports-n': { type: 'string' },
     runtime: { type: 'string', default: 'miniflare' },
+    var: { type: 'string', multiple: true },
   },
 } as const;
 const values = await parseCliOrExit(CLI, (v) => {
   choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
   choiceOption(v['supports-n'], 'supports-n', ['true', 'false']);
+  for (const kv of v.var ?? []) if (kv.indexOf('=') < 1) throw new Error(`--var: ${kv} is not K=V`);
 });
+/** `--var K=V`, applied after the named options. */
+const VARS: Record<string, string> = Object.fromEntries(
+  (values.var ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 const RUNTIME = values.runtime === 'wrangler' ? 'wrangler' : 'miniflare';
 const L = Number(values.latency);
 const K = Number(values.k);
@@ -182,9 +189,26 @@ async function prepare(preset: string, n: number): Promise<Omit<Submitted, 'id'>
   return { preset, task, ...(await criticalStages(preset, task, SUPPORTS_N)) };
 }
 
+/**
+ * `fetch`, tried again (up to 3 times in all) when the connection failed (a TypeError: dropped or refused on a
+ * loaded machine), as bench:debates does; an HTTP answer of any status is returned as it is.
+ */
+async function fetchRetrying(url: string, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof TypeError)) throw e;
+      process.stderr.write(`${init?.method ?? 'GET'} ${url}: ${String(e)}; trying again\n`);
+    }
+  }
+}
+
 async function submit(api: string, p: Omit<Submitted, 'id'>): Promise<Submitted> {
-  const r = await fetch(`${api}/v1/evaluations`, {
+  const r = await fetchRetrying(`${api}/v1/evaluations`, {
     method: 'POST',
+    // No idempotency key (it would add its own work to what is measured): a repeat after a connection dropped
+    // once the request was in may leave one extra evaluation running unwatched, which the bench can live with.
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ preset: p.preset, task: p.task }),
   });
@@ -207,7 +231,7 @@ async function waitAll(api: string, subs: readonly Submitted[], timeoutMs: numbe
     for (const s of subs) {
       if (done.has(s.id)) continue;
       try {
-        const v = (await (await fetch(`${api}/v1/evaluations/${s.id}`)).json()) as Finished;
+        const v = (await (await fetchRetrying(`${api}/v1/evaluations/${s.id}`)).json()) as Finished;
         if (['succeeded', 'failed', 'cancelled'].includes(v.status)) done.set(s.id, v);
       } catch (e) {
         process.stderr.write(`poll ${s.id}: ${String(e)}\n`);
@@ -226,7 +250,7 @@ interface CallTiming {
 /** Every call's timings from the evaluation's event replay (SSE). */
 async function callTimings(api: string, id: string): Promise<CallTiming[]> {
   const text = await (
-    await fetch(`${api}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })
+    await fetchRetrying(`${api}/v1/evaluations/${id}/events`, { headers: { accept: 'text/event-stream' } })
   ).text();
   const out: CallTiming[] = [];
   for (const block of text.split('\n\n')) {
@@ -401,6 +425,7 @@ async function main(): Promise<void> {
       ...(values['step-budget'] !== undefined ? { STEP_BUDGET_MS: values['step-budget'] } : {}),
       ...(values['fast-start'] !== undefined ? { FAST_START: values['fast-start'] } : {}),
       ...(values['supports-n'] !== undefined ? { LLM_SUPPORTS_N: values['supports-n'] } : {}),
+      ...VARS,
     },
   });
   const rows: Row[] = [];
@@ -426,7 +451,7 @@ async function main(): Promise<void> {
     const row = await summarise(stack.url, `${INFLIGHT} in flight (${inflightPreset})`, subs, results);
     rows.push(row);
     const lines = [
-      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'}; state on ${benchStateRoot().why}`,
+      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'};${Object.keys(VARS).length > 0 ? ` ${(values.var ?? []).join(' ')};` : ''} state on ${benchStateRoot().why}`,
       '',
       '| protocol | evals | failed | LLM stages | wall / (rounds × L) p50 (max) | wall / (rounds × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -15,10 +15,10 @@ import type { AimdState } from '../../src/provider-gate/aimd.js';
 import type { GateOutcome } from '../../src/llm/provider-gate-hook.js';
 import type { GateStats, Grant } from '../../src/provider-gate/window.js';
 import { ConcurrencyGate } from '../../src/provider-gate/window.js';
-import type { GateLimits, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
+import type { GateLimits, GateRelease, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
 import { log } from '../../src/log/log.js';
 
-/** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link stats}. */
+/** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link exchange}, {@link stats}. */
 export class ProviderGateDO extends DurableObject<Bindings> implements ProviderGateRpc {
   private gate: ConcurrencyGate | null = null;
   /** The window as last written to SQLite: an unchanged window is not written again. */
@@ -73,6 +73,28 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
     if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
     this.save(gate);
     return Promise.resolve();
+  }
+
+  /**
+   * Gives back the slots of `releases` (as {@link release}), then grants `ids` of `tenant` the slots that can be
+   * had at once; an id that would have to wait is not queued (null): its holder asks with {@link acquire}. One
+   * RPC where an evaluation's turn made one per release and one per acquire.
+   */
+  async exchange(
+    releases: readonly GateRelease[],
+    ids: readonly string[],
+    tenant: string,
+    limits: GateLimits,
+  ): Promise<(Grant | null)[]> {
+    const gate = this.gateFor(limits);
+    if (releases.length > 0) {
+      for (const { id, outcome } of releases)
+        if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
+      this.save(gate);
+    }
+    const grants = ids.map((id) => gate.tryAcquire(id, tenant));
+    if (grants.some((g) => g !== null)) await this.armReaper(gate);
+    return grants;
   }
 
   /** The window and counters (for tests and benchmarks). */

@@ -93,6 +93,18 @@ export class ConcurrencyGate {
   }
 
   /**
+   * A slot for attempt `id` of `tenant` only if it can be had at once (the window has room and nobody waits),
+   * else null and nothing queued: the caller then asks with {@link acquire}, which waits its turn. Idempotent
+   * like it.
+   */
+  tryAcquire(id: string, tenant: string): Grant | null {
+    if (this.leases.has(id)) return { window: this.aimd.limit(), waitedMs: 0 };
+    if (this.waitingCount() > 0 || this.leases.size >= this.aimd.limit()) return null;
+    this.lease(id, tenant);
+    return { window: this.aimd.limit(), waitedMs: 0 };
+  }
+
+  /**
    * Gives back the slot of `id` with its outcome: a 429 cuts the window (once per epoch), a reply grows it
    * while the window is the limit. Unknown ids (released twice, or reaped) are ignored.
    * @returns true when this release cut the window.

@@ -1,14 +1,20 @@
 /**
  * @module
  * The Worker's {@link ProviderGate}: every attempt asks the `ProviderGateDO` of its provider and model
- * (`idFromName(provider + model)`, durable-objects/provider-gate/) for a slot: one awaited RPC before the
- * attempt; the release is sent without waiting. Typed by the RPC contract below, so nothing here imports
- * the Durable Object. A gate that cannot be reached lets the attempt through (logged): limiting must never
- * stop evaluations.
+ * (`idFromName(provider + model)`, durable-objects/provider-gate/) for a slot before it goes out, and gives it back
+ * after. Typed by the RPC contract below, so nothing here imports the Durable Object. A gate that cannot be
+ * reached lets the attempt through (logged): limiting must never stop evaluations.
  *
  * Why objects per provider and model rather than a window per evaluation object: provider rate limits
  * are per account (and model), shared by every evaluation; only a shared window bounds what the whole
- * deployment sends. The cost is one RPC per attempt (measured with `npm run bench`: BENCHMARKS.md).
+ * deployment sends. The cost is RPCs per attempt (measured with `npm run bench`: BENCHMARKS.md).
+ *
+ * Why one RPC per turn rather than two per attempt ({@link GateChannel}): an evaluation's asks and releases made in
+ * the same turn of the event loop go to the gate in one `exchange` at its end. A call's result makes the
+ * evaluation's next call ready in that same turn, so its release and the next call's ask travel together, and a
+ * wave's asks go as one. A release waits for nothing else (no slot is held longer than that turn), so the bound
+ * and the turns across tenants are as before. A ChatEval debate's 16 gate RPCs (an acquire and a release per
+ * attempt) become 9.
  *
  * Why shards: one object that every tenant's attempts pass through would be capped by one object's
  * throughput (about 1,000 requests/s, docs/scale.md). The window is split over `ceil(max / 64)` objects
@@ -19,7 +25,7 @@
  */
 import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
-import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
+import type { GateLease, GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { GateStats, Grant } from './window.js';
 import { gateName } from '../llm/provider-gate-hook.js';
 
@@ -29,12 +35,28 @@ export interface GateLimits {
   max: number;
 }
 
+/** A slot given back: the attempt's lease id and its outcome. */
+export interface GateRelease {
+  id: string;
+  outcome: GateOutcome;
+}
+
 /** The gate object's RPC methods. */
 export interface ProviderGateRpc {
   /** A slot for attempt `id` of `tenant` (resolves when granted). */
   acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant>;
   /** Gives the slot of `id` back with the attempt's outcome. */
   release(id: string, outcome: GateOutcome): Promise<void>;
+  /**
+   * Gives `releases` back, then grants those of `ids` that can go at once: per id its grant, or null when it
+   * would have had to wait (it is not queued: its holder asks with `acquire`).
+   */
+  exchange(
+    releases: readonly GateRelease[],
+    ids: readonly string[],
+    tenant: string,
+    limits: GateLimits,
+  ): Promise<(Grant | null)[]>;
   /** The window and counters. */
   stats(): Promise<GateStats>;
 }
@@ -97,6 +119,101 @@ export function providerGateStub<T extends ProviderGateObject>(
   return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(name));
 }
 
+/** Who the attempts are for, and where they go. */
+interface ChannelOf {
+  stub: DurableObjectStub<ProviderGateObject>;
+  limits: GateLimits;
+  tenant: string;
+  evaluationId: string;
+  provider: string;
+}
+
+/**
+ * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange` at its
+ * end; an ask the gate cannot grant at once waits its turn through `acquire`.
+ */
+class GateChannel {
+  private asks: { id: string; callId: string; resolve: (lease: GateLease) => void }[] = [];
+  private held: GateRelease[] = [];
+  private soon: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly of: ChannelOf) {}
+
+  acquire(id: string, callId: string): Promise<GateLease> {
+    return new Promise((resolve) => {
+      this.asks.push({ id, callId, resolve });
+      this.flushSoon();
+    });
+  }
+
+  private release(id: string, outcome: GateOutcome): void {
+    this.held.push({ id, outcome });
+    this.flushSoon();
+  }
+
+  /**
+   * At the end of this turn (a timer of 0 runs after every promise job the turn queued): the calls a result made
+   * ready ask in that same turn, so their asks and the result's release go together.
+   */
+  private flushSoon(): void {
+    this.soon ??= setTimeout(() => void this.flush(), 0);
+  }
+
+  private async flush(): Promise<void> {
+    this.soon = null;
+    const asks = this.asks.splice(0);
+    const releases = this.held.splice(0);
+    if (asks.length === 0 && releases.length === 0) return;
+    const { stub, limits, tenant } = this.of;
+    let grants: (Grant | null)[];
+    try {
+      grants = await stub.exchange(
+        releases,
+        asks.map((a) => a.id),
+        tenant,
+        limits,
+      );
+    } catch (e) {
+      // The slots given back in it expire on their own (DEFAULT_LEASE_MS); until then each holds one.
+      this.warn(asks.length > 0 ? 'gate.unavailable' : 'gate.release_failed', asks[0]?.callId, e);
+      for (const a of asks) a.resolve({ release: () => undefined });
+      return;
+    }
+    asks.forEach((a, i) => {
+      if (grants[i]) this.granted(a);
+      else void this.waitTurn(a);
+    });
+  }
+
+  /** An ask the gate could not grant at once: it waits its turn (fair across tenants) in `acquire`. */
+  private async waitTurn(a: { id: string; callId: string; resolve: (lease: GateLease) => void }): Promise<void> {
+    try {
+      await this.of.stub.acquire(a.id, this.of.tenant, this.of.limits);
+    } catch (e) {
+      this.warn('gate.unavailable', a.callId, e);
+      a.resolve({ release: () => undefined });
+      return;
+    }
+    this.granted(a);
+  }
+
+  private granted(a: { id: string; resolve: (lease: GateLease) => void }): void {
+    let released = false;
+    a.resolve({
+      release: (outcome) => {
+        if (released) return;
+        released = true;
+        this.release(a.id, outcome);
+      },
+    });
+  }
+
+  private warn(event: string, callId: string | undefined, e: unknown): void {
+    const { evaluationId, provider } = this.of;
+    log('warn', event, { evaluationId, callId, provider, error: messageOf(e) });
+  }
+}
+
 /**
  * The gate for the attempts of one evaluation, or undefined when the deployment turned it off.
  * @param who the tenant (for fair turns) and the evaluation (lease ids are `<evaluation>/<call>/<attempt>`).
@@ -110,32 +227,18 @@ export function providerGateOf<T extends ProviderGateObject>(
   const shards = gateShards(limits);
   const shard = gateShardOf(who.evaluationId, shards);
   const own = shardLimits(limits, shard, shards);
+  // One channel per provider and model the evaluation calls (an ensemble may call several).
+  const channels = new Map<string, GateChannel>();
   return {
-    async acquire({ provider, model, callId, attempt }) {
-      const id = `${who.evaluationId}/${callId}/${attempt}`;
-      const stub = providerGateStub(env, provider, model, shard);
-      try {
-        await stub.acquire(id, who.tenant, own);
-      } catch (e) {
-        log('warn', 'gate.unavailable', { evaluationId: who.evaluationId, callId, provider, error: messageOf(e) });
-        return { release: () => undefined };
+    acquire({ provider, model, callId, attempt }) {
+      const key = gateName(provider, model);
+      let channel = channels.get(key);
+      if (!channel) {
+        const stub = providerGateStub(env, provider, model, shard);
+        channel = new GateChannel({ stub, limits: own, tenant: who.tenant, evaluationId: who.evaluationId, provider });
+        channels.set(key, channel);
       }
-      let released = false;
-      return {
-        release(outcome) {
-          if (released) return;
-          released = true;
-          stub.release(id, outcome).catch((e: unknown) => {
-            // The lease expires on its own (DEFAULT_LEASE_MS); until then it holds one slot.
-            log('warn', 'gate.release_failed', {
-              evaluationId: who.evaluationId,
-              callId,
-              provider,
-              error: messageOf(e),
-            });
-          });
-        },
-      };
+      return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId);
     },
   };
 }

@@ -81,6 +81,24 @@ describe('ConcurrencyGate', () => {
     expect(gate.stats().maxInFlight).toBe(2);
   });
 
+  it('tryAcquire grants only what can go at once and queues nothing: a full window or a waiter says null', async () => {
+    const gate = new ConcurrencyGate({ start: 2, max: 2 });
+    expect(gate.tryAcquire('a', 't1')).not.toBeNull();
+    // Idempotent: the holder of a slot gets it again, without a second lease.
+    expect(gate.tryAcquire('a', 't1')).not.toBeNull();
+    expect(gate.tryAcquire('b', 't1')).not.toBeNull();
+    expect(gate.stats().inFlight).toBe(2);
+    expect(gate.tryAcquire('c', 't2')).toBeNull();
+    expect(gate.stats().waiting).toBe(0);
+    // A slot given back goes to the waiter in `acquire`; once one is free again, tryAcquire grants it.
+    const waiter = gate.acquire('d', 't2');
+    gate.release('a', 'ok');
+    await waiter;
+    gate.release('b', 'ok');
+    expect(gate.tryAcquire('e', 't1')).not.toBeNull();
+    expect(gate.stats()).toMatchObject({ inFlight: 2, waiting: 0, granted: 4 });
+  });
+
   it('is idempotent per attempt id, ignores unknown releases, and drops leases nobody released', async () => {
     let now = 0;
     const gate = new ConcurrencyGate({ start: 1, max: 1, leaseMs: 1_000, now: () => now });

@@ -1,0 +1,84 @@
+/**
+ * The gate's traffic from one evaluation: the asks and releases of a turn go in one `exchange`, so a debate's
+ * 8 attempts cost 5 gate RPCs when its waves go in step, not 16; an ask the gate cannot grant at once waits its
+ * turn; a release reaches the gate when no ask comes with it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ProviderGateObject } from '../../src/provider-gate/worker-gate.js';
+import { providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
+import { testEnv } from './helpers.js';
+
+/** The deployment's gate namespace, with every RPC to a gate object counted by method. */
+function countedGates(env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURRENCY_START?: string } = {}) {
+  const calls: string[] = [];
+  const ns = testEnv.PROVIDER_GATE;
+  const namespace = {
+    idFromName: (name: string) => ns.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = ns.get(id);
+      return new Proxy(stub, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop) as unknown;
+          if (typeof prop !== 'string' || !['acquire', 'release', 'exchange'].includes(prop)) return value;
+          return (...args: unknown[]) => {
+            calls.push(prop);
+            // A stub's method is itself a stub (`.apply` would be a remote property): call it through the stub.
+            return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop]?.(...args);
+          };
+        },
+      });
+    },
+  } as unknown as DurableObjectNamespace<ProviderGateObject>;
+  return { env: { ...testEnv, ...env, PROVIDER_GATE: namespace }, calls };
+}
+
+const attempt = (model: string, callId: string) => ({ provider: 'default', model, callId, attempt: 1 });
+
+describe("the provider gate's exchange", () => {
+  it('takes one RPC per wave of a debate and one for its last releases: 5 for 8 attempts (was an acquire and a release each, 16)', async () => {
+    const model = `mock-judge?seed=exchange-waves-${Date.now()}`;
+    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64' });
+    const gate = providerGateOf(env, { tenant: 'tn_exchange', evaluationId: 'ev_waves' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    // Four waves of two calls, each asked for in the turn the wave before it ended in: the object's call pool
+    // launches a call in the turn of the result that made it ready.
+    let leases = await Promise.all([gate.acquire(attempt(model, 'w1a')), gate.acquire(attempt(model, 'w1b'))]);
+    for (let wave = 2; wave <= 4; wave++) {
+      const [a, b] = leases;
+      a.release('ok');
+      b.release('ok');
+      leases = await Promise.all([
+        gate.acquire(attempt(model, `w${wave}a`)),
+        gate.acquire(attempt(model, `w${wave}b`)),
+      ]);
+    }
+    for (const l of leases) l.release('ok');
+    const stub = providerGateStub(testEnv, 'default', model);
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect((await stub.stats()).granted).toBe(8);
+    expect(calls).toEqual(['exchange', 'exchange', 'exchange', 'exchange', 'exchange']);
+  });
+
+  it('an ask the gate cannot grant at once waits its turn, and a release with no ask beside it ends the wait', async () => {
+    const model = `mock-judge?seed=exchange-wait-${Date.now()}`;
+    // One shard of two slots.
+    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
+    const first = providerGateOf(env, { tenant: 'tn_first', evaluationId: 'ev_first' });
+    const second = providerGateOf(env, { tenant: 'tn_second', evaluationId: 'ev_second' });
+    if (!first || !second) throw new Error('the provider gate is off in the test bindings');
+    const [a, b] = await Promise.all([first.acquire(attempt(model, 'a')), first.acquire(attempt(model, 'b'))]);
+    // The window is full: the second evaluation's ask is not granted by the exchange and waits in `acquire`.
+    const waiting = second.acquire(attempt(model, 'c'));
+    const stub = providerGateStub(testEnv, 'default', model);
+    await expect.poll(async () => (await stub.stats()).waiting).toBe(1);
+    // One slot comes back while the other is still out, and the first evaluation asks for nothing more.
+    a.release('ok');
+    const c = await waiting;
+    expect((await stub.stats()).inFlight).toBe(2);
+    b.release('ok');
+    c.release('ok');
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect(calls.filter((m) => m === 'acquire')).toEqual(['acquire']);
+    expect((await stub.stats()).granted).toBe(3);
+  });
+});
