@@ -20,10 +20,13 @@ export const CRON = {
   /** queues/sweeper.ts TOP_UP_LIMIT and COMPARISONS_LIMIT: open batches topped up, comparisons finished (about 3 queries each). */
   topUps: 10,
   comparisons: 10,
-  /** src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased in D1 per shard run. */
+  /**
+   * src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased in D1 per shard run, outside a
+   * batch or a batch's items (src/retention/batch-items.ts batchItemsPerRun), whichever part is due.
+   */
   retentionErasures: 20 * 25,
   /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch; a batch's items with their batch). */
-  retentionQueries: 157,
+  retentionQueries: 146,
   /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per shard run. */
   archiveMoves: 500,
   /** src/retention/archive.ts moveQueries(): the moves' D1 queries (10 evaluations' reads a batch, a re-check, an erasure batch). */

@@ -187,7 +187,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     note:
       layout.d1.hotDays === null
         ? 'every verdict is erased once its retention ends'
-        : 'the verdicts that stay in D1 (a batch’s items, those another record names), counted as if all did',
+        : 'the verdicts that stay in D1 (a batch’s items, those another record names), counted as if all did (a batch’s items and the others take turns going first)',
   });
   if (layout.d1.hotDays !== null)
     row({

@@ -6834,7 +6834,7 @@ export interface components {
             maxRunning: number;
             monthlySpendCapUsd: number | null;
             monthlyEvaluationCap: number | null;
-            /** @description Days content is kept after the end; 0 = until deleted. */
+            /** @description Days content is kept after an evaluation's end (a batch item's: its batch's completion); 0 = until deleted. */
             retentionDays: number;
             /** @description Whether task texts and transcripts are kept past the verdict. */
             storeContent: boolean;

@@ -9,7 +9,7 @@
  *
  * A slot counts only while its row has not ended (`finished_at` NULL, which every end sets with its status: the
  * partial index `evaluations_in_flight` of the slot holders outside a batch, and a batch's handed-over items that
- * have not ended, read through `evaluations_batch` between the batch's `open_from` and `sent` ({@link BATCH_OPEN_ITEMS};
+ * have not ended, read through `evaluations_batch` between the batch's `open_from` and `sent` ({@link batchOpenItems};
  * neither index names the status nor `slot_at` of a batch item, so the slot of a batch item and the running mark
  * write no index row), so every end path frees it in the very status update that ends the row,
  * whoever writes it (the object's final write, a cancel, the dead-letter consumer, a D1-only fallback).

@@ -3,12 +3,13 @@
  * Retention (the sweeper, every cron run): what is kept, and for how long.
  * - An ended evaluation's content (task, metadata, transcript, verdict, webhook events, its object's
  *   storage) is erased `retentionDays` after it ended (the tenant's, else `RETENTION_DAYS`, 30; 0 = kept
- *   until deleted), a batch's items `retentionDays` after their batch completed (./batch-items.ts), exactly as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays
- *   as a tombstone and its usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of
- *   a tenant per run, {@link TENANTS_PER_RUN} tenants and {@link ERASURES_PER_RUN} evaluations per run, the most
- *   overdue first, erased in bulk
- *   (src/evaluations/list.ts `eraseEvaluations`: an object RPC each, one D1 batch per 10), so a tenant with a
- *   backlog never starves the others for long; then a page of each of the batches due, from what is left.
+ *   until deleted), a batch's items `retentionDays` after their batch completed (./batch-items.ts), exactly
+ *   as `DELETE /v1/evaluations/{id}` erases it (`deleteEvaluation`): the row stays as a tombstone and its
+ *   usage rows stay, for billing. In bounded pages: `RETENTION_PAGE` evaluations of a tenant per run,
+ *   {@link TENANTS_PER_RUN} tenants and {@link ERASURES_PER_RUN} evaluations per run, the most overdue
+ *   first, erased in bulk (src/evaluations/list.ts `eraseEvaluations`: an object RPC each, one D1 batch per
+ *   10), so a tenant with a backlog never starves the others for long; and a page of the due batches' items,
+ *   the longest completed batch first. The two take turns going first with the run's erasures.
  * - A run is one shard's ({@link sweepRetentionShard}): the cron sends each shard a message of its own
  *   (queues/maintenance.ts), whose invocation has its own 1,000 D1 queries and 10,000 subrequests, so the
  *   pages are per shard and 64 shards sweep 64 times what one did ({@link retentionQueries} counts a run).
@@ -28,7 +29,7 @@ import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
-import { batchItemQueries, eraseBatchItemsDue } from './batch-items.js';
+import { batchItemQueries, batchItemsPerRun, eraseBatchItemsDue } from './batch-items.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
@@ -46,19 +47,23 @@ export const EVAL_CACHE_PAGE = 500;
 export const WEBHOOK_PAGE = 200;
 
 /**
- * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, per tenant its
- * page's read and its erasure batches (10 a batch, {@link ERASURES_PER_RUN} in all), the due batches' pages
- * (./batch-items.ts), the unerased content (two reads, then a read and a batch each), the Evals cache, the webhook
- * events (a read, a batch): 157 at the default 25.
+ * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, a read per tenant's
+ * page, the due batches' page (./batch-items.ts: its read and one batch of marks), the erasure batches (10
+ * evaluations a batch, {@link ERASURES_PER_RUN} in all over the pages, each page's last batch perhaps short), the
+ * unerased content (two reads, then a read and a batch each), the Evals cache, the webhook events (a read, a
+ * batch): 146 at the default 25.
  */
 export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
   const tenants = Math.min(TENANTS_PER_RUN, Math.ceil(ERASURES_PER_RUN / perTenant));
+  const erasures = Math.min(ERASURES_PER_RUN, tenants * perTenant);
+  const pages = tenants + 1;
   const content = Math.min(page, CONTENT_PER_RUN);
   return (
     1 +
-    tenants * (1 + Math.ceil(perTenant / ERASE_CHUNK)) +
-    batchItemQueries(page, ERASURES_PER_RUN) +
+    tenants +
+    batchItemQueries() +
+    Math.floor((erasures + (ERASE_CHUNK - 1) * pages) / ERASE_CHUNK) +
     (2 + 2 * content) +
     1 +
     2
@@ -66,6 +71,7 @@ export function retentionQueries(page: number): number {
 }
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 
 /** What one retention run did. */
 export interface RetentionReport {
@@ -85,7 +91,7 @@ export interface RetentionReport {
 interface RunBudget {
   /** Tenants whose overdue page may still be erased. */
   tenants: number;
-  /** Evaluations that may still be erased. */
+  /** Evaluations (outside a batch, or a batch's items) that may still be erased. */
   erasures: number;
   /** Evaluations of tenants that store no content still to check. */
   content: number;
@@ -104,7 +110,8 @@ export async function sweepRetentionShard(env: Bindings, db: D1Database, now: nu
   const config = configOf(env);
   const budget: RunBudget = {
     tenants: TENANTS_PER_RUN,
-    erasures: ERASURES_PER_RUN,
+    // The tenants' pages' total: what either part may use.
+    erasures: batchItemsPerRun(config.RETENTION_PAGE, TENANTS_PER_RUN, ERASURES_PER_RUN),
     content: Math.min(config.RETENTION_PAGE, CONTENT_PER_RUN),
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
     evalCache: EVAL_CACHE_PAGE,
@@ -138,13 +145,12 @@ async function sweepDatabase(
   budget: RunBudget,
 ): Promise<void> {
   const config = configOf(env);
-  if (budget.tenants > 0) await sweepOverdue(env, db, now, report, budget);
-  if (budget.erasures > 0) {
-    const items = await eraseBatchItemsDue(env, db, now, config.RETENTION_DAYS, config.RETENTION_PAGE, budget.erasures);
-    budget.erasures -= items.erased + items.errors;
-    report.erased += items.erased;
-    report.errors += items.errors;
-  }
+  // The run's erasures go first to a batch's items one minute, to evaluations outside a batch the next: either
+  // part may use all of them when the other has none due, and neither starves the other.
+  const batchItemsFirst = Math.floor(now / MINUTE_MS) % 2 === 0;
+  if (batchItemsFirst) await sweepBatchItems(env, db, now, report, budget);
+  if (budget.tenants > 0 && budget.erasures > 0) await sweepOverdue(env, db, now, report, budget);
+  if (!batchItemsFirst) await sweepBatchItems(env, db, now, report, budget);
   // Tenants that store no content: what an ending's own step missed.
   if (budget.content > 0) {
     const ids = await unerasedContent(db, budget.content);
@@ -168,6 +174,20 @@ async function sweepDatabase(
     budget.webhookEvents -= deleted;
     report.webhookEvents += deleted;
   }
+}
+
+/** A page of the due batches' items (./batch-items.ts), from what is left of the run's erasures. */
+async function sweepBatchItems(
+  env: Bindings,
+  db: D1Database,
+  now: number,
+  report: RetentionReport,
+  budget: RunBudget,
+): Promise<void> {
+  const items = await eraseBatchItemsDue(env, db, now, configOf(env).RETENTION_DAYS, budget.erasures);
+  budget.erasures -= items.erased + items.errors;
+  report.erased += items.erased;
+  report.errors += items.errors;
 }
 
 /**

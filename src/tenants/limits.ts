@@ -100,7 +100,7 @@ export interface EffectiveLimits {
   maxRunning: number;
   monthlySpendCapUsd: number | null;
   monthlyEvaluationCap: number | null;
-  /** Days content is kept after the end; 0 = until deleted. */
+  /** Days content is kept after an evaluation's end (a batch item's: its batch's completion); 0 = until deleted. */
   retentionDays: number;
   /** Whether task texts and transcripts are kept past the verdict. */
   storeContent: boolean;

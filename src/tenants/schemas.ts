@@ -30,7 +30,12 @@ export const EffectiveLimitsSchema = z
     maxRunning: z.number().int(),
     monthlySpendCapUsd: z.number().nullable(),
     monthlyEvaluationCap: z.number().int().nullable(),
-    retentionDays: z.number().int().describe('Days content is kept after the end; 0 = until deleted.'),
+    retentionDays: z
+      .number()
+      .int()
+      .describe(
+        "Days content is kept after an evaluation's end (a batch item's: its batch's completion); 0 = until deleted.",
+      ),
     storeContent: z.boolean().describe('Whether task texts and transcripts are kept past the verdict.'),
     defaultTier: TierSchema.nullable(),
     spread: z.number().int().describe("D1 shards the tenant's new evaluations and batches are spread over."),

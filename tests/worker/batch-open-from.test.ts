@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { admit, admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
 import { claimWindow } from '../../src/batches/rows.js';
+import { batchOpenItems } from '../../src/evaluations/batch-open.js';
 import { storedBatch, succeededWrite } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
 
@@ -99,6 +100,38 @@ describe('migration 0040: a batch item open without an index entry', () => {
     await succeededWrite(third, Date.now(), { batchId: b.id });
     expect(await window(db, b.id)).toEqual({ openFrom: 4, sent: 4 });
     expect(await slotCounts(db, tenant)).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('measures the tail: while one item runs, each admission reads the items ended above it, one more an ending', async () => {
+    const tenant = newTestId('tn_open_from_tail');
+    const n = 42;
+    const b = await storedBatch(n, { tenant, concurrency: 2 });
+    const [slow = '', ...rest] = b.items;
+    await claimWindow(db, { batchId: b.id });
+    await admitStatement(db, slow, 100, Date.now(), true).run();
+    // The cap's count of the batch's running items (UNDER_CAP, slotCounts), read before each other item ends (and
+    // claims the next) while the first runs.
+    const capCount = db
+      .prepare(
+        `SELECT count(*) AS n FROM batches b INDEXED BY batches_open
+         JOIN evaluations s INDEXED BY evaluations_batch ON ${batchOpenItems('b', 's')}
+         WHERE b.tenant = ? AND b.completed_at IS NULL AND s.slot_at IS NOT NULL`,
+      )
+      .bind(tenant);
+    const reads: number[] = [];
+    for (const id of rest) {
+      reads.push((await capCount.run()).meta.rows_read);
+      await succeededWrite(id, Date.now(), { batchId: b.id });
+    }
+    expect(await window(db, b.id)).toEqual({ openFrom: 0, sent: n });
+    // Linear in the items ended since the slow one: 40 endings add about 40 rows to each count.
+    const growth = (reads.at(-1) ?? 0) - (reads[0] ?? 0);
+    expect(growth).toBeGreaterThanOrEqual(n - 3);
+    expect(growth).toBeLessThanOrEqual(2 * n);
+    // Measured: 4 rows read before the first ending, 43 after the 40th (docs/scale.md states the bound).
+    // Once it ends, open_from moves past them all and the count reads nothing of this batch.
+    await succeededWrite(slow, Date.now(), { batchId: b.id });
+    expect(await window(db, b.id)).toEqual({ openFrom: n, sent: n });
   });
 
   it('carries open batches over: open_from at their first open item, counted, found waiting and swept', async () => {

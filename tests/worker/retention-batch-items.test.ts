@@ -90,24 +90,68 @@ describe('a batch item past its retention', () => {
     expect((await sweepRetention(testEnv, now)).erased).toBe(0);
   });
 
-  it("in pages of RETENTION_PAGE from the batch's mark; a tenant's retentionDays 0 keeps them", async () => {
-    const now = Date.now();
-    const env = { ...testEnv, RETENTION_PAGE: '2' } as Bindings;
-    const b = await completedBatch(5, newTestId('tn_ret_items_page'));
+  it("a run's page is the tenants' pages' total (20 × RETENTION_PAGE), from the batch's mark, taking turns with the tenants' pages; retentionDays 0 keeps them", async () => {
+    // A minute in which a batch's items go first, then one in which the tenants' pages do.
+    const even = Math.floor(Date.now() / 120_000) * 120_000;
+    const odd = even + 60_000;
+    const env = { ...testEnv, RETENTION_PAGE: '1' } as Bindings;
+    const tenant = newTestId('tn_ret_items_page');
+    const b = await completedBatch(22, tenant);
+    const single = await endedEvaluation(tenant);
+    await db
+      .prepare('UPDATE evaluations SET finished_at = ? WHERE id = ?')
+      .bind(even - 40 * DAY, single)
+      .run();
     const kept = await completedBatch(1, await newTenant({ retentionDays: 0 }));
-    await aged(b.id, 40, 40, now);
-    await aged(kept.id, 400, 400, now);
-    // One page a batch per run: 2, 2, then the last one, whose short page marks the batch.
-    for (const expected of [2, 4, 5]) {
-      await sweepRetention(env, now);
-      expect(await erasedOf(b.items)).toBe(expected);
-    }
+    await aged(b.id, 40, 40, even);
+    await aged(kept.id, 400, 400, even);
+    // The run's 20 erasures all go to the batch's items; the evaluation outside the batch waits a minute.
+    expect(await sweepRetention(env, even)).toMatchObject({ erased: 20, errors: 0 });
+    expect([await erasedOf(b.items), await erasedOf([single])]).toEqual([20, 0]);
+    // Then it goes first, and the last 2 items' short page marks the batch.
+    expect(await sweepRetention(env, odd)).toMatchObject({ erased: 3, errors: 0 });
+    expect([await erasedOf(b.items), await erasedOf([single])]).toEqual([22, 1]);
     const at = await db
       .prepare('SELECT items_erased_at AS at FROM batches WHERE id = ?')
       .bind(b.id)
       .first<{ at: number | null }>();
-    expect(at?.at).toBe(now);
+    expect(at?.at).toBe(odd);
     expect(await erasedOf(kept.items)).toBe(0);
+  });
+
+  it('a run erases the items of many small batches at once, and one that cannot be erased holds back only itself', async () => {
+    const now = Date.now();
+    const tenant = newTestId('tn_ret_items_small');
+    const batches = [];
+    for (let i = 0; i < 8; i++) {
+      const b = await completedBatch(2, tenant);
+      // The first completed the longest ago, so the page starts with its failing item.
+      await aged(b.id, 40 - i / 10, 40, now);
+      batches.push(b);
+    }
+    const [first] = batches;
+    const bad = first?.items[0] ?? '';
+    // An object whose erasure fails: the page goes on past it to the other batches.
+    const failing = {
+      idFromName: (name: string) => name,
+      get: (name: string) =>
+        name === bad
+          ? { erase: () => Promise.reject(new Error('unavailable')) }
+          : testEnv.EVALUATION.get(testEnv.EVALUATION.idFromName(name)),
+    };
+    const broken = { ...testEnv, EVALUATION: failing } as unknown as Bindings;
+    expect(await eraseBatchItemsDue(broken, db, now, 30, 500)).toEqual({ erased: 15, errors: 1, batchesDone: 7 });
+    const all = batches.flatMap((b) => b.items);
+    expect(await erasedOf(all)).toBe(15);
+    const mark = await db
+      .prepare('SELECT items_erased_below AS below, items_erased_at AS at FROM batches WHERE id = ?')
+      .bind(first?.id ?? '')
+      .first<{ below: number; at: number | null }>();
+    expect(mark).toEqual({ below: 0, at: null });
+    // The next run tries it again (passing the erased one after it) and finishes the batch.
+    expect(await sweepRetention(testEnv, now)).toMatchObject({ erased: 1, errors: 0 });
+    expect(await erasedOf(all)).toBe(16);
+    expect(await eraseBatchItemsDue(testEnv, db, now, 30, 500)).toEqual({ erased: 0, errors: 0, batchesDone: 0 });
   });
 
   it("of a tenant that stores no content: the sweep erases what the ending's own step missed", async () => {
@@ -155,7 +199,7 @@ describe('a batch item past its retention', () => {
       [left.id]: { below: 0, at: null },
       [gone.id]: { below: 1, at: now - 40 * DAY },
     });
-    expect(await eraseBatchItemsDue(testEnv, old, now, 30, 25, 500)).toEqual({ erased: 2, errors: 0 });
+    expect(await eraseBatchItemsDue(testEnv, old, now, 30, 500)).toEqual({ erased: 2, errors: 0, batchesDone: 1 });
     const { results } = await old
       .prepare('SELECT count(*) AS n FROM evaluations WHERE batch_id = ? AND deleted_at IS NOT NULL')
       .bind(left.id)
