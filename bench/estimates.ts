@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { buildWorker, startLocalStack } from '../src/cli/local-stack.js';
+import { startLocalStack } from '../src/cli/local-stack.js';
+import { buildWorker } from '../src/cli/worker-bundle.js';
 import { groupCpuMs } from './proc-cpu.js';
 
 const CLI = {

@@ -30,7 +30,8 @@ import { runMetaReplay } from './meta-replay.js';
 import type { Verdict } from '../engine/verdict.js';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
-import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { startLocalStack } from './local-stack.js';
+import { REPO_ROOT } from './worker-bundle.js';
 import { outcomeOfRun } from './meta-eval-outcome.js';
 import {
   checkModeOptions,
