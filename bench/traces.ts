@@ -30,10 +30,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { opentelemetry } from '../src/traces/otlp-proto/otlp.js';
 import { runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir, benchStateRoot } from './state-dir.js';
+import { benchStateRoot } from './state-dir.js';
 import type { MonitorPlan } from './traces-monitors.js';
 import { createBenchMonitors, monitorFigures } from './traces-monitors.js';
 
@@ -241,10 +241,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const loadBefore = uptime();
   // This run's own log (others may bench at once): with monitors it is read for the stages of each verdict.
   const logFile = join(tmpdir(), `tribunal-bench-traces-${process.pid}.log`);
-  const stack = await startLocalStack({
-    port: 0,
-    mockPort: 0,
-    persistTo: benchStateDir('tribunal-bench-traces-'),
+  const stack = await startBenchStack({
+    stateDir: 'tribunal-bench-traces-',
     crons: false,
     logFile,
     // Debug adds the trace monitor's line per trace judged and each evaluation's start and call lines (the stages).
