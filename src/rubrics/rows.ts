@@ -5,7 +5,7 @@
  * milliseconds. Tags are in ./tag-rows.ts, a version's golden check in ./check-rows.ts.
  */
 import type { RubricContent } from '../engine/rubric.js';
-import type { RubricExample } from './schemas.js';
+import type { RubricExample } from './golden.js';
 
 /** A `rubrics` row. */
 export interface RubricRecord {
