@@ -19,7 +19,6 @@
  * ```
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
@@ -27,7 +26,7 @@ import { LOG_LEVELS } from '../src/log/log.js';
 import { doneItems, excessByStage, itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir, benchStateRoot } from './state-dir.js';
+import { benchStateRoot } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:batch -- [options]
@@ -118,14 +117,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const mock = await startMockProcess(latency);
   // The log beside the run's own state: a shared file in the temp directory took the lines of another
   // engineer's run at the same time into this run's timeline.
-  const dir = benchStateDir('tribunal-bench-batch-');
-  const logFile = join(dir, 'stack.log');
   const stack = await startBenchStack({
-    persistTo: join(dir, 'state'),
+    stateDir: 'tribunal-bench-batch-',
     mock,
     vars: { BATCH_CONCURRENCY: String(c), LOG_LEVEL: logLevel },
-    logFile,
+    logFile: true,
   });
+  const logFile = stack.logFile ?? '';
   try {
     // Warm-up: the isolate, D1, the queue and the Durable Object namespace are ready before anything is measured.
     await runBatch(stack.url, values.preset, 20, -1, values.ndjson);

@@ -26,8 +26,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
-import type { LocalStack, PreparedWorker } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
+import type { PreparedWorker } from '../src/cli/worker-bundle.js';
 import type { Meter } from './meter.js';
 import { httpJson, preparedMeteredWorker, readMeter } from './metered-build.js';
 import { runtimeCpuMs } from './proc-cpu.js';
@@ -131,16 +131,14 @@ async function measurePreset(
   n: number,
   words: number,
 ): Promise<PresetFootprint> {
-  const persistTo = join(benchStateDir('tribunal-bench-capacity-'), 'state');
-  const stack: LocalStack = await startLocalStack({
-    port: 0,
-    mockPort: 0,
-    persistTo,
+  const stack = await startBenchStack({
+    stateDir: 'tribunal-bench-capacity-',
     crons: false,
     worker,
     secrets: { API_KEYS: createHash('sha256').update(KEY).digest('hex') },
-    logFile: join(dirname(persistTo), 'runtime.log'),
+    logFile: true,
   });
+  const persistTo = join(stack.dir, 'state');
   try {
     // One request first: the isolate, the tenant's limiter and D1 are warm, and its footprint is a poll's.
     const p0 = await readMeter(stack.url);

@@ -10,12 +10,11 @@
  * npm run bench:comparison -- [--items 1000] [--candidates 3] [--latency 50] [--c 16] [--model gpt-4o-mini]
  * ```
  */
-import { join } from 'node:path';
 import { intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
-import { benchStateDir, benchStateRoot } from './state-dir.js';
+import { benchStateRoot } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:comparison -- [options]
@@ -66,7 +65,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const c = intOption(values.c, 'c', 1) ?? 16;
   const mock = await startMockProcess(latency);
   const stack = await startBenchStack({
-    persistTo: join(benchStateDir('tribunal-bench-comparison-'), 'state'),
+    stateDir: 'tribunal-bench-comparison-',
     mock,
     llmModel: values.model,
     vars: { BATCH_CONCURRENCY: String(c) },

@@ -25,7 +25,6 @@ import { session, tables } from './cpu-profile.js';
 import { startMockProcess } from './mock-process.js';
 import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:debates -- [options]
@@ -119,17 +118,17 @@ async function debate(url: string, n: number): Promise<Ended> {
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1] ?? Number.NaN;
 
 const mock = await startMockProcess(L);
-const dir = benchStateDir('tribunal-bench-debates-');
 const inspectorPort = values.profile ? await freePort() : undefined;
 const stack = await startBenchStack({
   runtime: 'miniflare',
-  persistTo: join(dir, 'state'),
+  stateDir: 'tribunal-bench-debates-',
   mock,
-  logFile: join(dir, 'stack.log'),
+  logFile: true,
   crons: false,
   ...(inspectorPort !== undefined ? { inspectorPort } : {}),
   vars: { LOG_LEVEL: values['log-level'], ...VARS },
 });
+const { dir } = stack;
 try {
   const url = stack.url;
   let n = 0;

@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { buildWorker, startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
+import { buildWorker } from '../src/cli/worker-bundle.js';
 import { groupCpuMs } from './proc-cpu.js';
 
 const CLI = {
@@ -54,7 +55,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     `bundle: ${(bundle.length / 1024).toFixed(1)} KiB, gzip ${(gzipSync(bundle).length / 1024).toFixed(1)} KiB`,
   );
 
-  const stack = await startLocalStack({ port: 0, persistTo: join(dir, 'state'), crons: false });
+  const stack = await startBenchStack({ persistTo: join(dir, 'state'), crons: false });
   try {
     const post = async (body: unknown): Promise<{ ms: number; cpuMs: number }> => {
       const cpu0 = groupCpuMs(stack.runtimePid);

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { isMain } from '../src/cli/args.js';
-import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { Miniflare } from '../src/cli/worker-options.js';
 import { readWranglerConfig } from '../src/cli/wrangler-config.js';
 import type { ServingChild } from './serving-child.js';

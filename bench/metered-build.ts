@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { buildRuntime } from '../src/cli/runtime-build.js';
-import type { PreparedWorker } from '../src/cli/local-stack.js';
+import type { PreparedWorker } from '../src/cli/worker-bundle.js';
 import { readWorkerSetup } from '../src/cli/wrangler-config.js';
 import type { Meter } from './meter.js';
 

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
 import { freePort } from '../src/cli/ports.js';
-import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { handleMockRequest } from '../src/mock-llm/handler.js';
 import { createMockState } from '../src/mock-llm/state.js';
 

@@ -39,7 +39,7 @@ import { mean } from '../src/metrics/stats.js';
 import { createLlmWithMock } from '../src/mock-llm/in-process.js';
 import { spawn } from 'node:child_process';
 import { freePort } from '../src/cli/ports.js';
-import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { IN_PROCESS_MOCK_URL } from '../src/llm/settings.js';
 import { MAX_PARALLEL_CALLS } from '../src/config/platform-limits.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';

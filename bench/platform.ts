@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { groupCpuMs } from './proc-cpu.js';
 import type { Meter } from './meter.js';
 import { preparedMeteredWorker, readMeter } from './metered-build.js';
@@ -51,7 +51,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.items, 'items', 1, 1000) ?? 20;
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-bench-platform-'));
   const worker = await preparedMeteredWorker(dir);
-  const stack = await startLocalStack({ port: 0, mockPort: 0, persistTo: join(dir, 'state'), crons: false, worker });
+  const stack = await startBenchStack({ persistTo: join(dir, 'state'), crons: false, worker });
   const usage: PlatformUsage = { measuredAt: new Date().toISOString().slice(0, 10), items: n, presets: {} };
   try {
     const meter = (): Promise<Meter> => readMeter(stack.url);

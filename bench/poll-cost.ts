@@ -12,12 +12,10 @@
  * ```
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { intOption, parseCliOrExit } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:poll -- [options]
@@ -46,14 +44,7 @@ const K = Number(values.reps);
 const MOCK_LATENCY_MS = 600_000;
 
 const mock = await startMockProcess(MOCK_LATENCY_MS);
-const stack = await startLocalStack({
-  runtime: 'miniflare',
-  port: 0,
-  persistTo: join(benchStateDir('tribunal-bench-poll-'), 'state'),
-  llmBaseUrl: mock.baseUrl,
-  llmApiKey: 'bench',
-  llmModel: 'mock-judge',
-});
+const stack = await startBenchStack({ runtime: 'miniflare', stateDir: 'tribunal-bench-poll-', mock });
 
 /** workerd CPU ms per request of `paths` fetched in turn, `R` requests; each answer's status must be `want`. */
 async function cpuPerRequest(paths: readonly string[], want: number): Promise<number> {

@@ -22,7 +22,6 @@ import type { LocalRuntime } from '../src/cli/local-stack.js';
 import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs } from './proc-cpu.js';
-import { benchStateDir } from './state-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:runtime -- [options]
@@ -131,7 +130,7 @@ async function measure(runtime: LocalRuntime, values: CliValues<typeof CLI.optio
   const t0 = performance.now();
   const stack = await startBenchStack({
     runtime,
-    persistTo: join(benchStateDir(`tribunal-bench-runtime-${runtime}-`), 'state'),
+    stateDir: `tribunal-bench-runtime-${runtime}-`,
     mock,
     logFile: join(tmpdir(), `tribunal-bench-runtime-${runtime}.log`),
   });

@@ -2,7 +2,7 @@
  * A server the benches run in its own process group (the mock LLM, the forwarding Worker), so its CPU is
  * measured apart from the runtime's and the client's (bench/proc-cpu.ts).
  */
-import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { spawnGroup, stopGroup } from '../src/cli/process-group.js';
 
 /** A running server process. */

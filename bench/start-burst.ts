@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { intOption, runCli, UsageError } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { freePort } from '../src/cli/ports.js';
-import { REPO_ROOT } from '../src/cli/local-stack.js';
+import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
 const MODES = ['quiet', 'verbose', 'debug', 'info', 'warn', 'error'] as const;

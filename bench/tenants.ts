@@ -16,10 +16,8 @@
  *   [--max-running 5] [--preset chateval-faireval]
  * ```
  */
-import { join } from 'node:path';
 import { intOption, parseCliOrExit, UsageError } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
-import { benchStateDir } from './state-dir.js';
+import { startBenchStack } from './bench-stack.js';
 
 const CLI = {
   usage: `usage: npm run bench:tenants -- [options]
@@ -214,13 +212,7 @@ async function settle(
   };
 }
 
-const stack = await startLocalStack({
-  port: 0,
-  mockPort: 0,
-  persistTo: join(benchStateDir('tribunal-bench-tenants-'), 'state'),
-  secrets: { ADMIN_TOKEN },
-  crons: false,
-});
+const stack = await startBenchStack({ stateDir: 'tribunal-bench-tenants-', secrets: { ADMIN_TOKEN }, crons: false });
 try {
   const { url } = stack;
   // The steady tenant keeps the default rate: it also polls its evaluations for their verdicts.

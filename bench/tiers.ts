@@ -17,14 +17,12 @@
  * (bench/wave-timeline.ts) is printed: close → submitted → seen terminal → delivered → next close, per wave.
  */
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { choiceOption, intOption, runCli, UsageError } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir } from './state-dir.js';
 import type { CpuSample } from './wave-timeline.js';
 import { formatWaveTimeline, waveTimeline } from './wave-timeline.js';
 
@@ -206,7 +204,7 @@ async function withStack<T>(
 ): Promise<T> {
   const mock = await startMockProcess(latency, mockFlags);
   const stack = await startBenchStack({
-    persistTo: join(benchStateDir('tribunal-bench-tiers-'), 'state'),
+    stateDir: 'tribunal-bench-tiers-',
     mock,
     vars: {
       BATCH_CONCURRENCY: String(c),

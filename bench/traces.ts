@@ -25,15 +25,16 @@
  * ```
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
+import { startBenchStack } from './bench-stack.js';
+import type { PbSpan } from './agent-traces.js';
+import { agentRun, exportBody } from './agent-traces.js';
 import { opentelemetry } from '../src/traces/otlp-proto/otlp.js';
 import { runtimeCpuMs } from './proc-cpu.js';
-import { benchStateDir, benchStateRoot } from './state-dir.js';
+import { benchStateRoot } from './state-dir.js';
 import type { MonitorPlan } from './traces-monitors.js';
 import { createBenchMonitors, monitorFigures } from './traces-monitors.js';
 
@@ -61,149 +62,13 @@ Spans/s that POST /v1/traces takes and stores on the local stack (OTLP protobuf 
 } as const satisfies CliSpec<CliOptions>;
 
 const pb = opentelemetry.proto;
-type PbSpan = opentelemetry.proto.trace.v1.Span.$Properties;
-type PbKeyValue = opentelemetry.proto.common.v1.KeyValue.$Properties;
 
-const MS_NS = 1_000_000;
 /** How long the marker is waited for after the last export: 300 s (past it the backlog prints as `> 300`). */
 const MARKER_WAIT_MS = 300_000;
-const { SpanKind } = pb.trace.v1.Span;
-const { StatusCode } = pb.trace.v1.Status;
 /** The stack's quiet period before a trace counts as complete (wrangler.toml `TRACE_QUIET_MS`), ms. */
 const QUIET_MS = 5000;
 /** What `--monitors` asks of the monitors. */
 const MONITOR_PLAN: MonitorPlan = { spanRate: 0.05, traceRate: 0.1, dailyBudgetUsd: 0.0008 };
-const TOOLS = ['search_orders', 'get_weather', 'lookup_customer', 'create_ticket', 'send_email'];
-
-function attr(key: string, value: string | number): PbKeyValue {
-  return {
-    key,
-    value: typeof value === 'string' ? { stringValue: value } : { intValue: value },
-  };
-}
-
-function msgs(list: { role: string; parts: object[] }[]): string {
-  return JSON.stringify(list);
-}
-
-/**
- * One agent run's spans in the order they end (children first, the root last), with its trace id. `judgeable`:
- * the final `chat` span carries its input messages too, so a span monitor has a question and an answer to judge.
- */
-function agentRun(steps: number, startMs: number, judgeable = false): { traceId: string; spans: PbSpan[] } {
-  const traceId = randomBytes(16);
-  const rootId = randomBytes(8);
-  const spans: PbSpan[] = [];
-  const question = `Customer #${startMs % 100_000} asks: where is my order, and can you move the delivery to Friday?`;
-  let t = startMs;
-  const child = (name: string, durationMs: number, attributes: PbKeyValue[], error = false): void => {
-    spans.push({
-      traceId,
-      spanId: randomBytes(8),
-      parentSpanId: rootId,
-      name,
-      kind: SpanKind.SPAN_KIND_CLIENT,
-      startTimeUnixNano: (t + 1) * MS_NS,
-      endTimeUnixNano: (t + durationMs) * MS_NS,
-      attributes,
-      status: error
-        ? { code: StatusCode.STATUS_CODE_ERROR, message: 'tool failed: timeout' }
-        : { code: StatusCode.STATUS_CODE_OK },
-    });
-    t += durationMs + 1;
-  };
-  for (let k = 0; k < steps; k++) {
-    const tool = TOOLS[k % TOOLS.length] ?? 'search_orders';
-    const args = JSON.stringify({ query: `order for customer ${startMs % 100_000}`, step: k, limit: 5 });
-    child('chat gpt-4o-mini', 400, [
-      attr('gen_ai.operation.name', 'chat'),
-      attr('gen_ai.system', 'openai'),
-      attr('gen_ai.request.model', 'gpt-4o-mini'),
-      attr('gen_ai.response.model', 'gpt-4o-mini-2024-07-18'),
-      attr(
-        'gen_ai.input.messages',
-        msgs([
-          {
-            role: 'system',
-            parts: [{ type: 'text', content: 'You are a support agent. Use the tools; never invent order data.' }],
-          },
-          { role: 'user', parts: [{ type: 'text', content: question }] },
-        ]),
-      ),
-      attr(
-        'gen_ai.output.messages',
-        msgs([
-          {
-            role: 'assistant',
-            parts: [{ type: 'tool_call', id: `call_${k}`, name: tool, arguments: args }],
-          },
-        ]),
-      ),
-      attr('gen_ai.usage.input_tokens', 180 + 40 * k),
-      attr('gen_ai.usage.output_tokens', 32),
-    ]);
-    child(
-      `execute_tool ${tool}`,
-      120,
-      [
-        attr('gen_ai.operation.name', 'execute_tool'),
-        attr('gen_ai.tool.name', tool),
-        attr('gen_ai.tool.call.id', `call_${k}`),
-        attr('gen_ai.tool.call.arguments', args),
-        attr(
-          'gen_ai.tool.call.result',
-          JSON.stringify({ orders: [{ id: `o-${k}`, status: 'shipped', eta: '2026-12-09' }] }),
-        ),
-      ],
-      k === 2,
-    );
-  }
-  child('chat gpt-4o-mini', 600, [
-    attr('gen_ai.operation.name', 'chat'),
-    attr('gen_ai.request.model', 'gpt-4o-mini'),
-    ...(judgeable
-      ? [attr('gen_ai.input.messages', msgs([{ role: 'user', parts: [{ type: 'text', content: question }] }]))]
-      : []),
-    attr(
-      'gen_ai.output.messages',
-      msgs([
-        {
-          role: 'assistant',
-          parts: [{ type: 'text', content: 'Your order has shipped; I moved the delivery to Friday, December 11.' }],
-        },
-      ]),
-    ),
-    attr('gen_ai.usage.input_tokens', 900),
-    attr('gen_ai.usage.output_tokens', 40),
-  ]);
-  spans.push({
-    traceId,
-    spanId: rootId,
-    name: 'invoke_agent support',
-    kind: SpanKind.SPAN_KIND_INTERNAL,
-    startTimeUnixNano: startMs * MS_NS,
-    endTimeUnixNano: (t + 1) * MS_NS,
-    attributes: [
-      attr('gen_ai.operation.name', 'invoke_agent'),
-      attr('gen_ai.agent.name', 'support'),
-      attr('gen_ai.agent.id', 'agent-support-v3'),
-    ],
-    status: { code: StatusCode.STATUS_CODE_OK },
-  });
-  return { traceId: traceId.toString('hex'), spans };
-}
-
-/** One export request's body: the spans under one resource and scope, as an SDK sends them. */
-function exportBody(spans: PbSpan[]): Uint8Array {
-  return pb.collector.trace.v1.ExportTraceServiceRequest.encode({
-    resourceSpans: [
-      {
-        resource: { attributes: [attr('service.name', 'support-agent'), attr('deployment.environment', 'bench')] },
-        scopeSpans: [{ scope: { name: 'bench-traces', version: '1.0.0' }, spans }],
-      },
-    ],
-  }).finish();
-}
 
 function pct(xs: number[], p: number): number {
   if (xs.length === 0) return 0;
@@ -241,10 +106,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const loadBefore = uptime();
   // This run's own log (others may bench at once): with monitors it is read for the stages of each verdict.
   const logFile = join(tmpdir(), `tribunal-bench-traces-${process.pid}.log`);
-  const stack = await startLocalStack({
-    port: 0,
-    mockPort: 0,
-    persistTo: benchStateDir('tribunal-bench-traces-'),
+  const stack = await startBenchStack({
+    stateDir: 'tribunal-bench-traces-',
     crons: false,
     logFile,
     // Debug adds the trace monitor's line per trace judged and each evaluation's start and call lines (the stages).

@@ -62,9 +62,9 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     persistTo: join(dir, 'state'),
     mock,
     crons: false,
-    logFile: join(dir, 'runtime.log'),
+    logFile: true,
   });
-  console.log(`runtime log: ${join(dir, 'runtime.log')}`);
+  console.log(`runtime log: ${stack.logFile ?? ''}`);
   const body = JSON.stringify({
     preset: values.preset,
     items: Array.from({ length: n }, (_, i) => ({

@@ -22,8 +22,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
-import { startLocalStack } from '../src/cli/local-stack.js';
-import { benchStateDir } from './state-dir.js';
+import { startBenchStack } from './bench-stack.js';
 
 const CLI = {
   usage: `usage: npm run bench:webhooks -- [options]
@@ -170,10 +169,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.evaluations, 'evaluations', 1, 100_000) ?? 200;
   const concurrency = intOption(values.concurrency, 'concurrency', 1, 1000) ?? 16;
   const hanging = intOption(values.hanging, 'hanging', 0, 10_000) ?? 0;
-  const stack = await startLocalStack({
-    port: 0,
-    mockPort: 0,
-    persistTo: benchStateDir('tribunal-bench-webhooks-'),
+  const stack = await startBenchStack({
+    stateDir: 'tribunal-bench-webhooks-',
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
     secrets: { ADMIN_TOKEN },
     crons: false,

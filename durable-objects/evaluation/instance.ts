@@ -12,8 +12,9 @@
  */
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import { applyResult, createEvaluation, outcome, transcriptOf } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { applyResult, createEvaluation, outcome } from '../../src/engine/protocol.js';
+import { transcriptOf } from '../../src/engine/ledger.js';
 import { METHODS } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';

@@ -8,11 +8,12 @@
  * Every `await` here opens the input gate: after each one the code re-reads the cache and the marker
  * before acting (see docs/architecture.md, "Interleaving").
  */
-import { createEvaluation, EngineInputError, plannedCalls } from '../../src/engine/protocol.js';
+import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import { getMethod } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import { log, logs, messageOf } from '../../src/log/log.js';
 import type { StatusResult } from '../../src/evaluations/rpc.js';

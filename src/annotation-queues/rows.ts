@@ -66,17 +66,8 @@ export interface NewItem {
 }
 
 /** A new queue with its items. */
-export interface NewQueue {
-  id: string;
-  tenant: string;
-  name: string;
-  rubricId: string;
-  rubricVersion: number;
-  kind: 'pairwise' | 'pointwise';
-  labelsPerItem: number;
-  blind: boolean;
+export interface NewQueue extends Omit<QueueRecord, 'itemsTotal' | 'createdAt'> {
   idempotencyKey: string | null;
-  requestHash: string | null;
   items: readonly NewItem[];
   now: number;
 }

@@ -12,8 +12,8 @@
  */
 import type { LlmCallRequest } from '../engine/call.js';
 import type { Admission } from '../engine/pool.js';
-import type { EngineState } from '../engine/protocol.js';
-import { usageOf } from '../engine/protocol.js';
+import type { EngineState } from '../engine/state.js';
+import { usageOf } from '../engine/ledger.js';
 import type { CallBound, CallMeter, MeterSettings } from './meter.js';
 import { createCallMeter } from './meter.js';
 import type { Budget, BudgetLimit, Spend } from '../engine/budget.js';

@@ -15,7 +15,7 @@
 import type { AnyMethod } from '../engine/method.js';
 import { DEFAULT_PARSE_RETRIES } from '../engine/method.js';
 import { rubricStepsConfigSchema, rubricStepsMethod, rubricStepsTask } from '../engine/methods/rubric-steps/index.js';
-import type { EngineState } from '../engine/protocol.js';
+import type { EngineState } from '../engine/state.js';
 import { createEvaluation } from '../engine/protocol.js';
 import type { RubricContent } from '../engine/rubric.js';
 import { runEvaluation } from '../engine/runner.js';

@@ -16,8 +16,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AnyMethod } from '../engine/method.js';
-import type { EngineState, Outcome } from '../engine/protocol.js';
-import { createEvaluation, EngineInputError } from '../engine/protocol.js';
+import type { EngineState, Outcome } from '../engine/state.js';
+import { createEvaluation } from '../engine/protocol.js';
+import { EngineInputError } from '../engine/errors.js';
 import { replayReplies } from '../engine/replay.js';
 import { budgetAdmission, budgetOf, loadCallMeter } from '../budgets/call-check.js';
 import { formatIssues, getMethod, PRESETS, resolveMethodConfig } from '../engine/registry.js';

@@ -5,7 +5,7 @@
  * their schedule. Used by `npm start`, the meta-evaluation runner, the benches and the e2e tests.
  *
  * Two runtimes (./local-runtimes.ts): `miniflare` (default) runs the deployed bundle (`wrangler deploy
- * --dry-run`, or one built beforehand and shared by several stacks: {@link prepareWorker}, ./worker-bundle.ts)
+ * --dry-run`, or one built beforehand and shared by several stacks: `prepareWorker`, ./worker-bundle.ts)
  * on Miniflare's API in a child process, which applies the D1 migrations first (src/cli/miniflare-runtime.ts);
  * wrangler.toml is read through wrangler and handed to it as plain data. `wrangler` runs `wrangler dev` after
  * `wrangler d1 migrations apply` (kept for comparison: `npm run bench:runtime`). Either owns a process group,
@@ -40,7 +40,8 @@ import {
   wranglerMigrations,
 } from './worker-bundle.js';
 
-// The bundle's entry points, exported here as ever: the CLI, benches and tests that start a stack take them from it.
+// The bundle's entry points, exported here too while code written before they moved still takes them from the
+// stack: this repository's own importers take them from ./worker-bundle.ts.
 export { buildWorker, prepareWorker, REPO_ROOT, WRANGLER_ENV };
 export type { PreparedWorker };
 import { lockState } from './state-lock.js';
@@ -96,7 +97,7 @@ export interface LocalStackOptions {
   /** Queue consumer settings over wrangler.toml's (miniflare runtime), e.g. to hold messages in a local queue in a test. */
   queueConsumers?: RuntimeConfig['queueConsumers'];
   /**
-   * A Worker {@link prepareWorker} bundled and read beforehand (miniflare runtime): served instead of
+   * A Worker `prepareWorker` (./worker-bundle.ts) bundled and read beforehand (miniflare runtime): served instead of
    * bundling and reading wrangler.toml again, and its bundle left in place when the stack stops (the e2e
    * tests share one). Default: the one `TRIBUNAL_PREPARED_WORKER` names (./prepared-worker.ts, a test and
    * CI hook), else bundle and read now.

@@ -28,7 +28,8 @@ import { comparisonStats } from '../metrics/comparison.js';
 import type { RankingAgreement } from '../metrics/ranking-agreement.js';
 import { rankingAgreement } from '../metrics/ranking-agreement.js';
 import { describeError, UsageError } from './args.js';
-import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { startLocalStack } from './local-stack.js';
+import { REPO_ROOT } from './worker-bundle.js';
 
 /** Options of a comparison run. */
 export interface CompareOptions {

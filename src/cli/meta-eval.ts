@@ -21,7 +21,8 @@ import { dirname, join } from 'node:path';
 import type { LabelledItem } from '../metrics/labelled.js';
 import { loadDatasetByName } from '../datasets/loaders.js';
 import type { AgreementReport } from '../metrics/agreement.js';
-import { reportOfJudged, toMarkdown } from '../metrics/agreement.js';
+import { reportOfJudged } from '../metrics/agreement.js';
+import { toMarkdown } from '../metrics/agreement-markdown.js';
 import { cascadeDetailsOf, cascadeMarkdown, cascadeReportOfJudged } from '../metrics/cascade.js';
 import { calibrateCascade, calibrationMarkdown, escalateItemsOf } from '../metrics/escalate.js';
 import { reportOptionsFor } from '../metrics/headline.js';
@@ -30,7 +31,8 @@ import { runMetaReplay } from './meta-replay.js';
 import type { Verdict } from '../engine/verdict.js';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { describeError, intOption, isMain, jsonObjectOption, runCli, UsageError } from './args.js';
-import { REPO_ROOT, startLocalStack } from './local-stack.js';
+import { startLocalStack } from './local-stack.js';
+import { REPO_ROOT } from './worker-bundle.js';
 import { outcomeOfRun } from './meta-eval-outcome.js';
 import {
   checkModeOptions,

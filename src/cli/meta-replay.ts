@@ -12,7 +12,7 @@ import { formatIssues } from '../engine/registry.js';
 import { loadDatasetByName } from '../datasets/loaders.js';
 import { reportOptionsFor } from '../metrics/headline.js';
 import { cascadeMarkdown } from '../metrics/cascade.js';
-import { toMarkdown } from '../metrics/agreement.js';
+import { toMarkdown } from '../metrics/agreement-markdown.js';
 import type { DatasetReplay } from '../metrics/dataset-replay.js';
 import { replayDataset } from '../metrics/dataset-replay.js';
 

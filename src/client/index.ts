@@ -10,9 +10,21 @@
  *
  * Runs wherever `fetch` does (Node 18+, browsers, Workers); no dependency. Example: ./README.md.
  */
-import type { components, paths } from './api-types.js';
-import type { EvaluationEvent } from '../evaluations/live-events.js';
+import type { components } from './api-types.js';
 import { sseBlocks } from './sse.js';
+import type { EvaluationEvent } from '../evaluations/live-events.js';
+import { asksStream, isJsonType, mediaTypeOf, ndjsonLines, sseItems } from './bodies.js';
+import { errorOf, TribunalError } from './errors.js';
+import type {
+  BodyOf,
+  HttpMethod,
+  Operation,
+  PathsWith,
+  RequestInput,
+  ResponseOf,
+  Streamed,
+  StreamingPaths,
+} from './typed-request.js';
 import { backoffDelay } from '../backoff/backoff.js';
 import { comparisonHelpers } from './comparisons.js';
 
@@ -20,6 +32,8 @@ export type { components, paths } from './api-types.js';
 export type { EvaluationEvent } from '../evaluations/live-events.js';
 export { GATE_EXIT_CODES, gateExitCode } from './comparisons.js';
 export type { CompareOptions } from './comparisons.js';
+export { TribunalError } from './errors.js';
+export type { HttpMethod, Operation, PathsWith, RequestInput, ResponseOf, StreamingPaths } from './typed-request.js';
 
 /** The API's named schemas (`Task`, `Evaluation`, `VerdictSummary`, `ChatCompletion`, …). */
 export type Schemas = components['schemas'];
@@ -45,95 +59,6 @@ export type ChatCompletionChunk = Schemas['ChatCompletionChunk'];
 /** A streamed chat completion as `request()` answers it: its chunks as they arrive. */
 export type ChatCompletionStream = AsyncIterable<ChatCompletionChunk>;
 
-/** HTTP methods the API uses. */
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** Paths that have an operation for `M`. */
-export type PathsWith<M extends HttpMethod> = {
-  [P in keyof paths]: paths[P][M] extends { responses: unknown } ? P : never;
-}[keyof paths];
-/** The operation at `P` for `M`. */
-export type Operation<P extends keyof paths, M extends HttpMethod> = Extract<paths[P][M], { responses: unknown }>;
-
-type Defined<T> = Exclude<T, undefined>;
-type IsNever<T> = [T] extends [never] ? true : false;
-/** `{ [k]: v }` when `v` is a real (non-never) type, else `{}` (a parameter the route does not take). */
-type Field<K extends string, V, Required extends boolean> =
-  IsNever<Defined<V>> extends true
-    ? { [P in K]?: never }
-    : Required extends true
-      ? { [P in K]: Defined<V> }
-      : { [P in K]?: Defined<V> };
-type Parameters_<O> = O extends { parameters: infer P } ? P : never;
-type PathOf<O> = Parameters_<O> extends { path?: infer X } ? X : never;
-type QueryOf<O> = Parameters_<O> extends { query?: infer X } ? X : never;
-type HeaderOf<O> = Parameters_<O> extends { header?: infer X } ? X : never;
-type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type BodyRequired<O> = O extends { requestBody: unknown } ? true : false;
-/** A body with a `stream` switch (OpenAI's convention), set to `S`; any other body as it is. */
-type StreamSet<B, S> = B extends unknown ? ('stream' extends keyof B ? Omit<B, 'stream'> & S : B) : never;
-/** A body that asks for no stream: `stream` absent, false or null (a plain `boolean` is refused: the answer's type depends on it). */
-type Unstreamed<B> = StreamSet<B, { stream?: false | null }>;
-/** A body that asks for a stream: `stream: true`. */
-type Streamed<B> = StreamSet<B, { stream: true }>;
-/** Operations whose JSON body has a `stream` switch (`POST /v1/chat/completions`). */
-export type StreamingPaths = {
-  [P in PathsWith<'post'>]: 'stream' extends keyof Defined<BodyOf<Operation<P, 'post'>>> ? P : never;
-}[PathsWith<'post'>];
-
-/** What `request()` takes for an operation: its typed parameters and body, plus extra headers and a signal. */
-export type RequestInput<O, Body = Unstreamed<BodyOf<O>>> = Field<'params', PathOf<O>, true> &
-  Field<'query', QueryOf<O>, false> &
-  Field<'body', Body, BodyRequired<O>> & {
-    /** The route's documented headers (e.g. `Idempotency-Key`) and any other. */
-    headers?: (IsNever<Defined<HeaderOf<O>>> extends true ? unknown : Defined<HeaderOf<O>>) &
-      Record<string, string | undefined>;
-    signal?: AbortSignal;
-  };
-
-type Content<R> = R extends { content: infer C } ? C : never;
-/** The body at one status: JSON parsed, NDJSON as an async iterator of its lines, nothing as null, else text. */
-type BodyType<R> =
-  Content<R> extends { 'application/json': infer J }
-    ? J
-    : Content<R> extends { 'application/x-ndjson': infer L }
-      ? AsyncIterable<L>
-      : IsNever<Content<R>> extends true
-        ? null
-        : string;
-/**
- * The body at one status of a streamed request: server-sent events as an async iterator of each `data:`
- * line's item (`[DONE]` ends it; an error item is thrown as a {@link TribunalError}, as OpenAI's SDKs do).
- */
-type StreamBodyType<R> =
-  Content<R> extends { 'text/event-stream': infer E } ? AsyncIterable<Exclude<E, { error: unknown }>> : BodyType<R>;
-/** One documented answer: its status, the body's type at that status, and the headers. */
-export type ResponseOf<O, Stream extends boolean = false> = O extends { responses: infer R }
-  ? {
-      [S in keyof R & number]: {
-        status: S;
-        ok: `${S}` extends `2${string}` ? true : false;
-        body: Stream extends true ? StreamBodyType<R[S]> : BodyType<R[S]>;
-        headers: Headers;
-      };
-    }[keyof R & number]
-  : never;
-
-/** An answer that is not 2xx, or a helper's failure; `code` is the API's stable error code. */
-export class TribunalError extends Error {
-  override readonly name = 'TribunalError';
-  constructor(
-    message: string,
-    /** HTTP status (0 for a failure without a response, e.g. a client-side timeout). */
-    readonly status: number,
-    /** Stable code: the API's `error.code`, or `verdict_timeout` / `evaluation_failed` / `evaluation_cancelled` / `comparison_timeout` from the helpers. */
-    readonly code: string,
-    /** The error body, or the evaluation that did not succeed. */
-    readonly body: unknown = null,
-  ) {
-    super(message);
-  }
-}
-
 /** Options of {@link createTribunalClient}. */
 export interface TribunalClientOptions {
   /** The deployment's origin, e.g. `https://tribunal.example.com` (no trailing `/v1`). */
@@ -155,83 +80,6 @@ export interface WaitOptions {
 
 /** An evaluation that succeeded: its verdict is set. */
 export type JudgedEvaluation = Evaluation & { status: 'succeeded'; verdict: VerdictSummary };
-
-/** A {@link TribunalError} from an error answer (`{ error: { code, message } }` in either of the API's shapes). */
-function errorOf(status: number, body: unknown): TribunalError {
-  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-  return new TribunalError(error?.message ?? `HTTP ${status}`, status, error?.code ?? 'http_error', body);
-}
-
-/** The media type of a `Content-Type` header, lower-cased, without parameters. */
-function mediaTypeOf(header: string | null): string {
-  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-/** `application/json` or a `+json` type: parsed as JSON. (Not NDJSON, nor anything merely containing "json".) */
-function isJsonType(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
-}
-
-/**
- * An NDJSON body as an async iterator of its parsed lines, read as they arrive (blank lines skipped).
- * A line that is not JSON throws a {@link TribunalError} `invalid_ndjson` naming its number.
- */
-async function* ndjsonLines(res: Response): AsyncGenerator<unknown, void, undefined> {
-  if (!res.body) return;
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  let line = 0;
-  const parse = (text: string): unknown => {
-    line += 1;
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new TribunalError(`line ${line} of the NDJSON body is not JSON`, res.status, 'invalid_ndjson', text);
-    }
-  };
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (value !== undefined) buffered += value;
-      const lines = buffered.split('\n');
-      buffered = done ? '' : (lines.pop() ?? '');
-      for (const text of lines) {
-        if (text.trim() === '') line += 1;
-        else yield parse(text);
-      }
-      if (done) return;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/**
- * A server-sent event stream as an async iterator of each event's `data`, parsed as JSON, read as it
- * arrives: comments (keep-alives) skipped, `data: [DONE]` ends it, and an item `{ "error": {…} }` (how a
- * stream that ends without its answer says why) is thrown as a {@link TribunalError} with its code.
- */
-async function* sseItems(res: Response): AsyncGenerator<unknown, void, undefined> {
-  if (!res.body) return;
-  // Typed `ReadableStream<any>` by the Worker runtime types; a fetch body is bytes everywhere.
-  for await (const block of sseBlocks(res.body as ReadableStream<Uint8Array>)) {
-    if (block.data === '') continue;
-    if (block.data === '[DONE]') return;
-    let item: unknown;
-    try {
-      item = JSON.parse(block.data);
-    } catch {
-      throw new TribunalError('an event of the stream is not JSON', res.status, 'invalid_sse', block.data);
-    }
-    if (typeof item === 'object' && item !== null && 'error' in item) throw errorOf(res.status, item);
-    yield item;
-  }
-}
-
-/** Whether a JSON request body asks for a stream (`stream: true`). */
-function asksStream(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
-}
 
 const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 const DEFAULT_TIMEOUT_MS = 600_000;

@@ -15,53 +15,8 @@ import { z } from 'zod';
 import { LOG_LEVELS, log, setLogLevel } from '../log/log.js';
 import type { LogLevel } from '../log/log.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from './platform-limits.js';
-
-/** One variable: how its text is read, its default (as wrangler.toml writes it), unit and meaning. */
-export interface VarSpec<T> {
-  /** Reads the variable's trimmed, non-empty text. */
-  schema: z.ZodType<T>;
-  /** The default, as wrangler.toml writes it; an unset or empty variable takes it. */
-  default: string;
-  /** The unit of the value (`ms`, `s`, `bytes`, …), or what kind of text it is. */
-  unit: string;
-  /** What it does. */
-  description: string;
-}
-
-/** One secret (`wrangler secret put`, `.dev.vars` locally): never in wrangler.toml, never logged. */
-export interface SecretSpec {
-  description: string;
-}
-
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` });
-
-const number = (above: number) =>
-  z.coerce.number({ error: 'must be a number' }).gt(above, { error: `must be above ${above}` });
-
-const atLeast = (min: number) =>
-  z.coerce.number({ error: 'must be a number' }).min(min, { error: `must be at least ${min}` });
-
-const boolean = z
-  .string()
-  .transform((s) => s.toLowerCase())
-  .pipe(z.enum(['true', 'false'], { error: 'must be "true" or "false"' }))
-  .transform((s) => s === 'true');
-
-const text = z.string();
-
-const logLevel = z
-  .string()
-  .transform((s) => s.toLowerCase())
-  .pipe(z.enum(LOG_LEVELS, { error: 'must be "debug", "info", "warn" or "error"' }));
-
-function spec<T>(schema: z.ZodType<T>, dflt: string, unit: string, description: string): VarSpec<T> {
-  return { schema, default: dflt, unit, description };
-}
+import type { SecretSpec, VarSpec } from './var-schemas.js';
+import { atLeast, boolean, integer, logLevel, number, spec, text } from './var-schemas.js';
 
 /** Every `[vars]` value, in wrangler.toml's order. */
 export const VARS = {

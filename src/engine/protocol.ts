@@ -22,7 +22,7 @@
  * Calls a method marks as samples of one prompt (`sampleOf`) go out as one request with `n` (./samples.ts)
  * where the driver says the provider takes `n` (`readyCalls`' `supportsN`), else as separate calls in one
  * wave. A request's further choices are recorded as the other samples' first replies (`request` in the
- * transcript names the request, whose own entry carries its usage), and {@link usageOf} counts it as one call.
+ * transcript names the request, whose own entry carries its usage), and `usageOf` (./ledger.ts) counts it as one call.
  *
  * Budgets (src/budgets/): a driver that refuses a call records it as a failed result with code
  * `budget_exceeded` (no LLM call is made). Applying it hands the refusal to the method's optional
@@ -34,27 +34,20 @@ import { EngineInputError } from './errors.js';
 import type { LlmCallRequest, LlmCallResult } from './call.js';
 import { ZERO_USAGE } from './call.js';
 import type { Attempt, LedgerEntry } from './ledger.js';
-import { splitCallId, transcriptOf, usageOf } from './ledger.js';
+import { splitCallId } from './ledger.js';
 import type { AnyMethod, CallSpec, RawApplied } from './method.js';
 import { parseReply, repairInstruction } from './parsers/parse.js';
 import { aspectKey } from './aspects.js';
 import type { AnyTask, JudgedTask } from './judged.js';
 import { parseRubric } from './judged.js';
 import type { OrderKey } from './orders.js';
-import { orderKeyOf, prefixOf, taskFor } from './orders.js';
-import type { PendingCall, PlannedRequest } from './samples.js';
-import { groupTag, planRequests } from './samples.js';
-import { stepOf } from './step-memo.js';
+import { taskFor } from './orders.js';
+import type { PendingCall } from './samples.js';
+import { ANY_PROVIDER, pendingSpec, plannedRequests, tagOf } from './pending.js';
 import { computeOutcome } from './conclusion.js';
 import { applyNested, nestedCalls } from './nested.js';
 import type { EngineState, Outcome } from './state.js';
 import { ENGINE_STATE_VERSION, answersOf } from './state.js';
-
-// Readers of the ledger and the state's types, exported here as ever (drivers and methods import them from the core).
-export { splitCallId, transcriptOf, usageOf };
-export { EngineInputError };
-export { ENGINE_STATE_VERSION };
-export type { EngineState, Outcome };
 
 /** The orders of a new evaluation: both presentations when calibrated, one run per aspect, else `main`. */
 function orderKeys(method: AnyMethod, config: EngineState['config'], view: JudgedTask): OrderKey[] {
@@ -115,50 +108,6 @@ export function createEvaluation(
   };
 }
 
-/** The method's pending calls per order, with full (prefixed) ids. */
-function pendingSpecs(method: AnyMethod, state: EngineState): PendingCall[] {
-  const out: PendingCall[] = [];
-  state.orders.forEach((o, order) => {
-    const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
-    if (r.kind !== 'calls') return;
-    for (const spec of r.calls) {
-      const fullId = prefixOf(o.key) + spec.id;
-      if (state.ledger[fullId]?.final) continue;
-      out.push({ order, spec, fullId });
-    }
-  });
-  return state.config.budget !== undefined && state.orders.length > 1 ? inStep(state, out) : out;
-}
-
-/**
- * Under a budget, the pending calls of the orders that have recorded the fewest calls: orders advance in
- * step, so which order's replies come back first cannot spend the budget on one order's later turns while
- * another has not reached the point where it can conclude (the submit's floor drives the same schedule).
- */
-function inStep(state: EngineState, pending: PendingCall[]): PendingCall[] {
-  const done = state.orders.map((o) => {
-    const prefix = prefixOf(o.key);
-    return Object.entries(state.ledger).filter(([id, e]) => e.final && id.startsWith(prefix)).length;
-  });
-  const least = Math.min(...pending.map((p) => done[p.order] ?? 0));
-  return pending.filter((p) => (done[p.order] ?? 0) === least);
-}
-
-/** The pending (not yet final) call with this base id, stepping only the order its prefix names. */
-function pendingSpec(method: AnyMethod, state: EngineState, base: string): PendingCall | undefined {
-  if (state.ledger[base]?.final) return undefined;
-  const key = orderKeyOf(base);
-  // Without calibration the only order is `main`, whose ids carry no prefix whatever they start with.
-  const order = state.orders.findIndex((o) => o.key === key || o.key === 'main');
-  const o = state.orders[order];
-  if (!o) return undefined;
-  const r = stepOf(method, state.config, taskFor(state, o.key), o.m);
-  if (r.kind !== 'calls') return undefined;
-  const prefix = prefixOf(o.key);
-  const spec = r.calls.find((c) => prefix + c.id === base);
-  return spec ? { order, spec, fullId: base } : undefined;
-}
-
 /** Options of {@link readyCalls}. */
 export interface ReadyOptions {
   /**
@@ -169,35 +118,6 @@ export interface ReadyOptions {
    */
   supportsN?: (call: CallSpec) => boolean;
 }
-
-/** The sampling group tag of a pending call, or undefined when it stands alone. */
-function tagOf(state: EngineState, p: PendingCall): string | undefined {
-  const key = state.orders[p.order]?.key;
-  return p.spec.sampleOf === undefined || key === undefined ? undefined : groupTag(prefixOf(key), p.spec.sampleOf);
-}
-
-/**
- * The requests for the pending calls: sampling groups merged where `supportsN` says their provider takes
- * `n`. {@link applyResult} plans with every group mergeable (`() => true`), so the choices a stored result
- * carries fill the same members whatever the capability says now: a result without `choices` fills one.
- */
-function plannedRequests(
-  method: AnyMethod,
-  state: EngineState,
-  supportsN: (call: CallSpec) => boolean,
-): PlannedRequest[] {
-  const pending = pendingSpecs(method, state);
-  const asked = new Set(Object.values(state.ledger).flatMap((e) => (e.sampleOf !== undefined ? [e.sampleOf] : [])));
-  return planRequests(
-    pending,
-    (p) => (supportsN(p.spec) ? tagOf(state, p) : undefined),
-    asked,
-    (id) => state.ledger[id] === undefined,
-  );
-}
-
-/** Every sampling group mergeable: the plan a result's choices are matched against. */
-const ANY_PROVIDER = (): boolean => true;
 
 /** No provider takes `n`: the default of {@link ReadyOptions.supportsN}. */
 const NO_PROVIDER = (): boolean => false;

@@ -16,8 +16,9 @@ import { rubricStepsConfigSchema, rubricStepsMethod } from './methods/rubric-ste
 import { samreConfigSchema, samreMethod, samrePresets } from './methods/samre/index.js';
 import { singleAgentConfigSchema, singleAgentMethod, singleAgentPresets } from './methods/single/index.js';
 import type { AnyTask } from './judged.js';
-import type { EngineState } from './protocol.js';
-import { createEvaluation, EngineInputError } from './protocol.js';
+import type { EngineState } from './state.js';
+import { createEvaluation } from './protocol.js';
+import { EngineInputError } from './errors.js';
 import { didYouMean, keysAt } from './suggest.js';
 
 function erase<C extends { method: string }, S>(m: MethodDefinition<C, S>): AnyMethod {

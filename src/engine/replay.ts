@@ -7,7 +7,7 @@
 import type { LlmCallResult } from './call.js';
 import { ZERO_USAGE } from './call.js';
 import type { AnyMethod } from './method.js';
-import type { EngineState, Outcome } from './protocol.js';
+import type { EngineState, Outcome } from './state.js';
 import { applyResult, outcome, readyCalls } from './protocol.js';
 
 /** One stored reply: its call id (`ab/turn2/agent1`, `sample0#1`, …), the model that wrote it and its text. */

@@ -8,7 +8,8 @@ import type { LlmCallRequest, LlmCallResult, LlmError, LlmFunction } from './cal
 import type { AnyMethod } from './method.js';
 import type { Admission } from './pool.js';
 import { runCallPool } from './pool.js';
-import type { EngineState, Outcome, ReadyOptions } from './protocol.js';
+import type { ReadyOptions } from './protocol.js';
+import type { EngineState, Outcome } from './state.js';
 import { applyResult, outcome, readyCalls } from './protocol.js';
 
 /** Options of {@link runEvaluation}. */

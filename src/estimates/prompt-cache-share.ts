@@ -9,7 +9,7 @@
  * tokenizer counts whole prompts), so the figure is an estimate, as `npm run bench:prefix` is the measure.
  */
 import type { AnyMethod } from '../engine/method.js';
-import type { EngineState } from '../engine/protocol.js';
+import type { EngineState } from '../engine/state.js';
 import { createEvaluation } from '../engine/protocol.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { LlmCallRequest, LlmFunction } from '../engine/call.js';

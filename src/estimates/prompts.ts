@@ -8,7 +8,7 @@
  * knows: they are left out, not shown with made-up replies.
  */
 import type { AnyMethod } from '../engine/method.js';
-import type { EngineState } from '../engine/protocol.js';
+import type { EngineState } from '../engine/state.js';
 import { createEvaluation } from '../engine/protocol.js';
 import { runEvaluation } from '../engine/runner.js';
 import type { LlmFunction } from '../engine/call.js';

@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ConfigError } from '../config/vars.js';
-import { EngineInputError } from '../engine/protocol.js';
+import { EngineInputError } from '../engine/errors.js';
 import { log } from '../log/log.js';
 import type { KernelEnv } from './kernel-env.js';
 import { unknownKeySuggestion, valueSuggestion } from './suggest.js';

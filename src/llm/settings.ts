@@ -20,12 +20,7 @@ import { ModelPriceSchema } from './pricing.js';
 import { createRedactor, isSecretName, rememberSecrets } from '../log/redact.js';
 import { DEFAULT_BATCH_TURNAROUND_SECONDS, DEFAULT_FLEX_TIMEOUT_MS, TierSchema } from './tiers.js';
 import { parseJsonVar, providersFromEnv } from './env-providers.js';
-import { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError } from './settings-error.js';
-import type { LlmSettingsReason } from './settings-error.js';
-
-// The settings' error, exported here as ever (the client, the drivers and the tests import it with the settings).
-export { LLM_NOT_CONFIGURED_MESSAGE, LlmSettingsError };
-export type { LlmSettingsReason };
+import { LlmSettingsError } from './settings-error.js';
 
 /**
  * Base URL that selects the in-process mock (no network). Only Node code that opts in can use it

@@ -10,7 +10,8 @@ import { resolveSubmission } from '../batches/submission.js';
 import { submitBatch } from '../batches/submit.js';
 import type { Bindings } from '../config/bindings.js';
 import type { AgreementReport } from '../metrics/agreement.js';
-import { AgreementReportSchema, reportOfJudged, toMarkdown } from '../metrics/agreement.js';
+import { AgreementReportSchema, reportOfJudged } from '../metrics/agreement.js';
+import { toMarkdown } from '../metrics/agreement-markdown.js';
 import type { MetaItemOutcome, RepeatRow } from './rows.js';
 import {
   getMeta,

@@ -4,14 +4,16 @@
  * and the task kind checked by `createEvaluation`, before anything is stored, so a job that is accepted
  * can run. Engine errors become 400s with the engine's stable code.
  */
-import { EngineInputError, createEvaluation, plannedCalls } from '../engine/protocol.js';
+import { createEvaluation, plannedCalls } from '../engine/protocol.js';
+import { EngineInputError } from '../engine/errors.js';
 import { getMethod, resolveMethodConfig } from '../engine/registry.js';
 import type { AnyMethod } from '../engine/method.js';
-import type { EngineState } from '../engine/protocol.js';
+import type { EngineState } from '../engine/state.js';
 import type { Task } from '../engine/task.js';
 import type { RubricContent } from '../engine/rubric.js';
 import type { LlmEnv } from '../llm/settings.js';
-import { LlmSettingsError, settingsFromEnv } from '../llm/settings.js';
+import { settingsFromEnv } from '../llm/settings.js';
+import { LlmSettingsError } from '../llm/settings-error.js';
 import { ApiError, fromEngineError, invalidRequest } from '../http/errors.js';
 
 /** A resolved judge: the method and its full config (defaults filled). */

@@ -4,11 +4,9 @@
  * rewrite, or a judge-mode reply in the format the prompt (or the JSON schema) asks for, seeded as
  * ./handler.ts describes.
  */
-import type { DetectedFormat, MockMessage } from './judge-mode.js';
+import type { DetectedFormat, MockMessage } from './detect-format.js';
 import {
-  detectFormat,
   fewShotCorrects,
-  formatFromJsonSchema,
   judgeReply,
   LENGTH_RULE,
   rewriteReply,
@@ -16,6 +14,7 @@ import {
   pointQualityOf,
   shownQualities,
 } from './judge-mode.js';
+import { detectFormat, formatFromJsonSchema } from './detect-format.js';
 import type { ServiceTier } from './flex.js';
 import { SERVICE_TIERS } from './flex.js';
 import type { MockDirectives, MockMode } from './model-name.js';

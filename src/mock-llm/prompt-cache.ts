@@ -7,7 +7,7 @@
  */
 import { hash53 } from '../llm/hash53.js';
 import { approximateTokens, TOKENS_REPLY_PRIMING } from '../llm/token-estimate.js';
-import type { MockMessage } from './judge-mode.js';
+import type { MockMessage } from './detect-format.js';
 
 /** Shortest prompt (in tokens) the cache considers. */
 export const CACHE_MIN_TOKENS = 1024;

@@ -5,7 +5,7 @@
  * milliseconds. Tags are in ./tag-rows.ts, a version's golden check in ./check-rows.ts.
  */
 import type { RubricContent } from '../engine/rubric.js';
-import type { RubricExample } from './schemas.js';
+import type { RubricExample } from './golden.js';
 
 /** A `rubrics` row. */
 export interface RubricRecord {
@@ -270,11 +270,7 @@ export async function findVersionByKey(
   rubricId: string,
   key: string,
 ): Promise<VersionRecord | null> {
-  const row = await db
-    .prepare(`${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND v.idempotency_key = ?`)
-    .bind(rubricId, tenant, key)
-    .first<VersionRow>();
-  return row ? toVersion(row) : null;
+  return versionWhere(db, 'v.idempotency_key', [rubricId, tenant, key]);
 }
 
 /** Version `version` of the tenant's rubric, or null. */
@@ -284,9 +280,18 @@ export async function getVersion(
   rubricId: string,
   version: number,
 ): Promise<VersionRecord | null> {
+  return versionWhere(db, 'v.version', [rubricId, tenant, version]);
+}
+
+/** The version of a tenant's rubric whose `column` holds a value (binds: rubric id, tenant, value), or null. */
+async function versionWhere(
+  db: D1Database,
+  column: 'v.idempotency_key' | 'v.version',
+  binds: readonly [string, string, string | number],
+): Promise<VersionRecord | null> {
   const row = await db
-    .prepare(`${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND v.version = ?`)
-    .bind(rubricId, tenant, version)
+    .prepare(`${VERSION_SELECT} WHERE v.rubric_id = ? AND r.tenant = ? AND ${column} = ?`)
+    .bind(...binds)
     .first<VersionRow>();
   return row ? toVersion(row) : null;
 }

@@ -29,7 +29,6 @@ import { putTag, tagsOf } from './tag-rows.js';
 import type {
   CreateRubricRequest,
   CreateRubricVersionRequest,
-  MinAgreement,
   PutTagRequest,
   Rubric,
   RubricCheck,
@@ -39,8 +38,7 @@ import type {
 import { contentOf, RubricBodySchema } from './schemas.js';
 import type { StepsState } from './steps.js';
 import { stepsStateOf, storeStepsOf } from './steps.js';
-import type { AgreementReport } from '../metrics/agreement.js';
-import { isTwoPoint } from '../metrics/pass-fail.js';
+import { metricRefusal, policyRefusal } from './tag-policy.js';
 import { tenantDb } from '../config/d1-shards.js';
 
 /** A new rubric id: `rb_` and 32 hex characters. */
@@ -333,28 +331,6 @@ export async function listVersionsView(
   };
 }
 
-/** A check's figure by name, or undefined when the report has no such figure (the other kind's). */
-export function figureOf(report: AgreementReport, metric: MinAgreement['metric']): number | null | undefined {
-  if (report.kind === 'pairwise')
-    return metric === 'accuracy' ? report.accuracy.value : metric === 'kappa' ? report.kappa.value : undefined;
-  // A pointwise check has accuracy only on a pass/fail scale (src/rubric-checks/service.ts adds it).
-  if (metric === 'accuracy') return report.accuracy?.value;
-  return metric === 'kappa' ? undefined : report.item[metric].value;
-}
-
-/** Why `version` may not carry a tag with policy `min`, or null when it may. */
-function policyRefusal(id: string, v: VersionRecord, tag: string, min: MinAgreement): string | null {
-  const what = `tag "${tag}" requires ${min.metric} ≥ ${min.min} in the golden check`;
-  const check = checkView(v);
-  if (!check) return `${what}; version ${v.version} has none: POST /v1/rubrics/${id}/versions/${v.version}/check`;
-  if (!check.report) return `${what}; version ${v.version}'s check (${check.metaEvaluationId}) is still running`;
-  const figure = figureOf(check.report, min.metric);
-  if (figure === undefined) return `${what}, a figure a ${check.report.kind} check does not have`;
-  if (figure === null) return `${what}; version ${v.version}'s check has no ${min.metric} (too few scored examples)`;
-  if (figure < min.min) return `${what}; version ${v.version}'s check has ${min.metric} ${figure.toFixed(3)}`;
-  return null;
-}
-
 /**
  * Points a tag at a version (creating it), keeping its policy unless the body sets one (null clears it).
  * @throws ApiError 404 (rubric, version), 409 `agreement_below_minimum` naming the figure, 409 `rubric_archived`.
@@ -375,30 +351,13 @@ export async function setTag(
   if (policy) {
     const refused = metricRefusal(rubric.kind, v, policy.metric);
     if (refused) throw invalidRequest([{ path: 'minAgreement.metric', message: refused }], 'request body');
-    const refusal = policyRefusal(id, v, tag, policy);
+    const refusal = policyRefusal(id, v, checkView(v), tag, policy);
     if (refusal) throw new ApiError(409, 'agreement_below_minimum', `minAgreement.${policy.metric}: ${refusal}`);
   }
   const now = Date.now();
   if (!(await putTag(tenantDb(env, tenant), { rubricId: id, tag, version: body.version, minAgreement: policy, now })))
     throw archived(id);
   return tagView({ tag, version: body.version, minAgreement: policy, updatedAt: now });
-}
-
-/** The figures of a pairwise check; a pointwise check has the item-level correlations. */
-const PAIRWISE_METRICS: readonly MinAgreement['metric'][] = ['accuracy', 'kappa'];
-
-/**
- * Why a tag may not ask `metric` of version `v`'s checks, or null: pairwise checks have accuracy and κ,
- * pointwise ones the correlations, and accuracy too when the version scores on two points (pass/fail).
- */
-function metricRefusal(kind: Rubric['kind'], v: VersionRecord, metric: MinAgreement['metric']): string | null {
-  if (kind === 'pairwise')
-    return PAIRWISE_METRICS.includes(metric) ? null : `a pairwise rubric's check has no ${metric} (accuracy or kappa)`;
-  if (metric === 'kappa') return "a pointwise rubric's check has no kappa (pearson, spearman or kendall)";
-  const scale = v.content.scale;
-  if (metric !== 'accuracy' || isTwoPoint(scale)) return null;
-  const has = scale ? `${scale.min}-${scale.max}` : 'unset';
-  return `a pointwise rubric's check has accuracy only on a pass/fail scale (two points, e.g. {"min": 0, "max": 1}); version ${v.version}'s scale is ${has}: use pearson, spearman or kendall`;
 }
 
 /** Archives a rubric (idempotent): every version stays readable; only `rb_…@n` still judges. */

@@ -5,7 +5,7 @@
  * is authenticated by its signature, and the trigger names its tenant).
  */
 import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
-import { EngineInputError } from '../engine/protocol.js';
+import { EngineInputError } from '../engine/errors.js';
 import type { Aspect, Task } from '../engine/task.js';
 import { AspectSchema } from '../engine/task.js';
 import { checkLlmConfig, planTask, resolveJudge } from '../methods/resolve-judge.js';

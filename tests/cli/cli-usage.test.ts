@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import type { MockInstance } from 'vitest';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT_CLOSED_PIPE } from '../../src/cli/args.js';
-import { REPO_ROOT } from '../../src/cli/local-stack.js';
+import { REPO_ROOT } from '../../src/cli/worker-bundle.js';
 import { freePort } from '../../src/cli/ports.js';
 import { runProcess, stopLeftovers } from '../support/run-process.js';
 

@@ -20,7 +20,7 @@ import {
   migrateLocalState,
 } from '../../src/cli/local-migrations.js';
 import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
-import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/local-stack.js';
+import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/worker-bundle.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare } from '../../src/cli/worker-options.js';
 import { migrationStatements, readWorkerSetup } from '../../src/cli/wrangler-config.js';

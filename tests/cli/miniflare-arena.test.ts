@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/cli/local-stack.js';
+import { REPO_ROOT } from '../../src/cli/worker-bundle.js';
 import { ARENA_DOUBLING, ARENA_GROWTH, ARENA_HOOK_SOURCE, patchArena } from '../support/miniflare-arena.js';
 import { runProcess } from '../support/run-process.js';
 

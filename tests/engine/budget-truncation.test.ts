@@ -9,7 +9,7 @@ import { budgetAdmission } from '../../src/budgets/call-check.js';
 import { createCallMeter } from '../../src/budgets/meter.js';
 import type { PromptCounter } from '../../src/budgets/prompt-tokens.js';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';

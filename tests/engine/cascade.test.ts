@@ -7,15 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import type { CascadeDetails } from '../../src/engine/methods/cascade/index.js';
 import { FASTCHAT_PAIR_V2_SYSTEM, FASTCHAT_PAIR_V2_TEMPLATE } from '../../src/engine/methods/single/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import {
-  applyResult,
-  createEvaluation,
-  EngineInputError,
-  plannedCalls,
-  readyCalls,
-  transcriptOf,
-} from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { applyResult, createEvaluation, plannedCalls, readyCalls } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
+import { transcriptOf } from '../../src/engine/ledger.js';
 import { getMethod, METHODS, resolveMethodConfig } from '../../src/engine/registry.js';
 import { replayReplies } from '../../src/engine/replay.js';
 import type { PairwiseTask } from '../../src/engine/task.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
 import {

@@ -20,8 +20,9 @@ import {
   singleAgentConfigSchema,
   singleAgentMethod,
 } from '../../src/engine/methods/single/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import { EngineInputError, createEvaluation } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { createEvaluation } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import type { JudgedPointwiseTask } from '../../src/engine/judged.js';
 import type { Task } from '../../src/engine/task.js';
 import { TEST_MS } from '../support/patience.js';

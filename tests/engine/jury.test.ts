@@ -6,14 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import { FASTCHAT_PAIR_V2_SYSTEM, FASTCHAT_PAIR_V2_TEMPLATE } from '../../src/engine/methods/single/index.js';
 import { POLL_JURORS } from '../../src/engine/methods/jury/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import {
-  applyResult,
-  createEvaluation,
-  EngineInputError,
-  plannedCalls,
-  readyCalls,
-} from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { applyResult, createEvaluation, plannedCalls, readyCalls } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import type { PairwiseTask, PointwiseTask, Task } from '../../src/engine/task.js';
 import { VerdictSchema } from '../../src/engine/verdict.js';

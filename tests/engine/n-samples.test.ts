@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import {
   applyResult,
   createEvaluation,
@@ -16,8 +16,8 @@ import {
   plannedCalls,
   readyCalls,
   samplesOf,
-  usageOf,
 } from '../../src/engine/protocol.js';
+import { usageOf } from '../../src/engine/ledger.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
 import type { Script } from '../support/waves.js';
 import { driveByWaves, FAKE_USAGE, verdictOf } from '../support/waves.js';

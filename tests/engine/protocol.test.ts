@@ -7,15 +7,10 @@ import { z } from 'zod';
 import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod, FinalReply, MethodDefinition } from '../../src/engine/method.js';
 import { CommonConfigShape } from '../../src/engine/method.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import {
-  applyResult,
-  createEvaluation,
-  EngineInputError,
-  plannedCalls,
-  readyCalls,
-  transcriptOf,
-} from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { applyResult, createEvaluation, plannedCalls, readyCalls } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
+import { transcriptOf } from '../../src/engine/ledger.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
 import { driveByWaves, FAKE_USAGE, promptText, toResult } from '../support/waves.js';

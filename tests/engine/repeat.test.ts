@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { ZERO_USAGE } from '../../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, plannedCalls, readyCalls } from '../../src/engine/protocol.js';
-import { EngineInputError } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';

@@ -3,7 +3,7 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
 import { BANDI_JUROR_BACKGROUNDS, CODE_SAMRE_SUMMARIZER, MAX_SCORE_GAP } from '../../src/engine/methods/bandi/index.js';
 import { samreConfigSchema, samreMethod, samrePresets } from '../../src/engine/methods/samre/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
 import type { Script } from '../support/waves.js';

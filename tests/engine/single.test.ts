@@ -25,8 +25,9 @@ import {
 } from '../../src/engine/methods/single/index.js';
 import { CHATEVAL_SINGLE_CODE, CODE_ROLES } from '../../src/engine/methods/chateval/index.js';
 import { ensembleConfigSchema, ensembleMethod } from '../../src/engine/methods/ensemble/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
-import { createEvaluation, EngineInputError } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { createEvaluation } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import type { JudgedPairwiseTask, JudgedPointwiseTask } from '../../src/engine/judged.js';
 import { VerdictSchema } from '../../src/engine/verdict.js';
 import type { Script } from '../support/waves.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyMethod } from '../../src/engine/method.js';
 import { chatEvalMethod } from '../../src/engine/methods/chateval/index.js';
-import type { EngineState } from '../../src/engine/protocol.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmCallRequest, LlmCallResult, LlmFunction } from '../../src/engine/call.js';
-import { createEvaluation, EngineInputError } from '../../src/engine/protocol.js';
+import { createEvaluation } from '../../src/engine/protocol.js';
+import { EngineInputError } from '../../src/engine/errors.js';
 import { GENERIC_POINTWISE_TEMPLATE } from '../../src/engine/methods/single/prompts.js';
 import { getMethod, resolveMethodConfig } from '../../src/engine/registry.js';
 import { runEvaluation } from '../../src/engine/runner.js';

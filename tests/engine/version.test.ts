@@ -1,6 +1,6 @@
 /** Engine versions (src/engine/version.ts): what a pinned evaluation is compared against. */
 import { describe, expect, it } from 'vitest';
-import { ENGINE_STATE_VERSION } from '../../src/engine/protocol.js';
+import { ENGINE_STATE_VERSION } from '../../src/engine/state.js';
 import { METHODS } from '../../src/engine/registry.js';
 import { baselineEngineVersion, DEFAULT_METHOD_VERSION, engineVersionOf } from '../../src/engine/version.js';
 

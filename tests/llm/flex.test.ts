@@ -15,7 +15,8 @@ import type { MockServer, StartMockOptions } from '../../src/mock-llm/node.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
 import { costOf, priceFor } from '../../src/llm/pricing.js';
 import type { LlmSettingsInput } from '../../src/llm/settings.js';
-import { LlmSettingsError, settingsFromEnv } from '../../src/llm/settings.js';
+import { settingsFromEnv } from '../../src/llm/settings.js';
+import { LlmSettingsError } from '../../src/llm/settings-error.js';
 import { supportsTier } from '../../src/llm/tiers.js';
 import { ConfigError } from '../../src/config/vars.js';
 

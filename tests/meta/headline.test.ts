@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { reportOptionsFor } from '../../src/metrics/headline.js';
 import type { JudgedItem } from '../../src/metrics/agreement.js';
-import { reportOfJudged, toMarkdown } from '../../src/metrics/agreement.js';
+import { reportOfJudged } from '../../src/metrics/agreement.js';
+import { toMarkdown } from '../../src/metrics/agreement-markdown.js';
 
 function pointwise(groups: Record<string, { human: number[]; judge: number[] }>): JudgedItem[] {
   return Object.entries(groups).flatMap(([g, { human, judge }]) =>

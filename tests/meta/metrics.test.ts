@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { PairLabel } from '../../src/metrics/stats.js';
-import { AgreementReportSchema, pairwiseReport, pointwiseReport, toMarkdown } from '../../src/metrics/agreement.js';
+import { AgreementReportSchema, pairwiseReport, pointwiseReport } from '../../src/metrics/agreement.js';
+import { toMarkdown } from '../../src/metrics/agreement-markdown.js';
 import {
   accuracy,
   averageRanks,

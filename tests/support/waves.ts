@@ -5,7 +5,7 @@
  */
 import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import type { AnyMethod } from '../../src/engine/method.js';
-import type { EngineState, Outcome } from '../../src/engine/protocol.js';
+import type { EngineState, Outcome } from '../../src/engine/state.js';
 import type { Verdict } from '../../src/engine/verdict.js';
 import { applyResult, outcome, readyCalls, samplesOf } from '../../src/engine/protocol.js';
 

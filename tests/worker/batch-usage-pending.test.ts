@@ -93,4 +93,33 @@ describe("a batch's usage, rolled up a page at a time", () => {
     expect(await state(tenant, b.id)).toEqual({ rolledUp: 2, waiting: 0 });
     expect((await reported(tenant)).calls).toBe(2);
   });
+
+  it("groups a report by preset and by key with an open batch's waiting items in their groups", async () => {
+    const tenant = newTestId('tn_pending_groups');
+    const open = await storedBatch(3, { tenant, preset: 'fastchat-pair', keyId: 'key_open' });
+    const done = await storedBatch(1, { tenant, preset: 'chateval-faireval', keyId: 'key_done' });
+    for (const id of open.items.slice(0, 2)) await succeededWrite(id, Date.now(), { batchId: open.id });
+    // The ending that completes the other batch rolls its item up; the open batch's two wait on its row.
+    await succeededWrite(done.items[0] ?? '', Date.now(), { batchId: done.id });
+    expect(await state(tenant, open.id)).toEqual({ rolledUp: 1, waiting: 2 });
+
+    const now = Date.now();
+    const usd = ONE_CALL_VERDICT.usage.costUsd;
+    const groups = async (groupBy: 'preset' | 'key') =>
+      (await usageReport([db], tenant, { from: now - HOUR, to: now + HOUR, groupBy })).rows.map((r) => ({
+        group: r.group,
+        calls: r.calls,
+        promptTokens: r.promptTokens,
+        costUsd: r.costUsd,
+      }));
+    const prompt = ONE_CALL_VERDICT.usage.promptTokens;
+    expect(await groups('preset')).toEqual([
+      { group: 'chateval-faireval', calls: 1, promptTokens: prompt, costUsd: usd },
+      { group: 'fastchat-pair', calls: 2, promptTokens: 2 * prompt, costUsd: 2 * usd },
+    ]);
+    expect(await groups('key')).toEqual([
+      { group: 'key_done', calls: 1, promptTokens: prompt, costUsd: usd },
+      { group: 'key_open', calls: 2, promptTokens: 2 * prompt, costUsd: 2 * usd },
+    ]);
+  });
 });

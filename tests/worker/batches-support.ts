@@ -125,6 +125,9 @@ export async function storedBatch(
     pad?: number;
     /** The database the insert goes through (default `testEnv.DB`). */
     db?: D1Database;
+    /** The batch's preset (default `fastchat-pair`) and the key that created it (default none). */
+    preset?: string;
+    keyId?: string;
   } = {},
 ): Promise<{ id: string; items: string[] }> {
   const id = newTestId('ba_stored');
@@ -142,7 +145,8 @@ export async function storedBatch(
     tenant: options.tenant ?? 'test',
     kind: options.kind ?? 'batch',
     method: 'single',
-    preset: 'fastchat-pair',
+    preset: options.preset ?? 'fastchat-pair',
+    ...(options.keyId !== undefined ? { keyId: options.keyId } : {}),
     config: options.config ?? { method: 'single' },
     webhookUrl: null,
     idempotencyKey: null,

@@ -23,17 +23,17 @@ import type { LlmCallRequest } from '../../call.js';
 import { addUsage, ZERO_USAGE } from '../../call.js';
 import type { AnyMethod, MethodDefinition, RawApplied, StepResult } from '../../method.js';
 import { AgentParamsSchema } from '../../method.js';
-import type { EngineState } from '../../protocol.js';
+import type { EngineState } from '../../state.js';
 import {
   applyInnerReply,
   createEvaluation,
-  EngineInputError,
   judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
-  usageOf,
 } from '../../protocol.js';
+import { EngineInputError } from '../../errors.js';
+import { usageOf } from '../../ledger.js';
 import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Verdict } from '../../verdict.js';
 import type { CascadeDetails, CascadeSavings, EscalationReason, StageReport } from './rules.js';

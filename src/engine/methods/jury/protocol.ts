@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { FinalReply, MethodDefinition, StepResult } from '../../method.js';
 import { AgentParamsSchema, CommonConfigShape } from '../../method.js';
 import type { ParserSpec } from '../../parsers/spec.js';
-import { EngineInputError } from '../../protocol.js';
+import { EngineInputError } from '../../errors.js';
 import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Vote, Winner } from '../../verdict.js';
 import { majority, mean, meanPair, winnerOf } from '../../verdict.js';

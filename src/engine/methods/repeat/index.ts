@@ -16,16 +16,16 @@
 import { z } from 'zod';
 import type { LlmCallRequest } from '../../call.js';
 import type { AnyMethod, MethodDefinition, RawApplied, StepResult } from '../../method.js';
-import type { EngineState } from '../../protocol.js';
+import type { EngineState } from '../../state.js';
 import {
   applyInnerReply,
   createEvaluation,
-  EngineInputError,
   judgesBothOrders,
   outcome,
   plannedCalls,
   readyCalls,
 } from '../../protocol.js';
+import { EngineInputError } from '../../errors.js';
 import { BudgetSchema } from '../../budget.js';
 import type { JudgedTask } from '../../judged.js';
 import type { MethodVerdict, Verdict, Winner } from '../../verdict.js';
