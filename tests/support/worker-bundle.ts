@@ -10,17 +10,58 @@
  * fresh start then applies no migration.
  *
  * Vitest runs every project's global setup before the run's first file, so this one made `npm test`'s node
- * files wait for it (about 20 s at load 10). It now returns at once and makes both in the background, beside
- * the node and worker projects' files; the e2e files wait for them (./worker-ready.ts, on the loopback
- * endpoint provided as `inject('workerReady')`).
+ * files wait for it (about 20 s at load 10). It now returns at once and a process at the lowest CPU priority
+ * makes both (./worker-prepare.ts) with the cores the node and worker projects' files leave idle; the e2e
+ * files wait for them (./worker-ready.ts, on the loopback endpoint provided as `inject('workerReady')`).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants, setPriority, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { PreparedWorker } from '../../src/cli/local-stack.js';
+import { PREPARED_WORKER_ENV, preparedWorkerFrom } from '../../src/cli/prepared-worker.js';
 import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Makes the bundle and the seed state in `dir` (./worker-prepare.ts, a process of its own at the lowest CPU
+ * priority, which its wrangler, esbuild and workerd children inherit: it takes only what the run's test files
+ * leave idle, so the node files' timing tests see no more load than before). Resolves to what was made, or
+ * rejects with the process's output.
+ */
+function prepareInBackground(dir: string, seed: string): { made: Promise<PreparedWorker>; stop: () => void } {
+  // Its own process group, so a run that ends first stops wrangler and workerd with it.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'worker-prepare.ts'), dir, seed], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const made = new Promise<PreparedWorker>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const worker = code === 0 ? preparedWorkerFrom({ [PREPARED_WORKER_ENV]: dir }) : undefined;
+      if (worker) resolve(worker);
+      else reject(new Error(`tests/support/worker-prepare.ts exited ${code ?? signal}:\n${output}`));
+    });
+  });
+  const stop = () => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+  };
+  return { made, stop };
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-e2e-bundle-'));
@@ -30,21 +71,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   writeFileSync(hook, ARENA_HOOK_SOURCE);
   const nodeOptions = process.env.NODE_OPTIONS;
   process.env.NODE_OPTIONS = [nodeOptions, '--require', hook].filter(Boolean).join(' ');
-  // The seed state's folder, named before its module (with Miniflare's) is imported in the background below.
   const seed = join(dir, 'seed-state');
-  // Imported here, not at the top: loading them took seconds, every one before the run's first file.
-  const preparing = (async () => {
-    const { prepareWorker, REPO_ROOT } = await import('../../src/cli/local-stack.js');
-    const built = prepareWorker(dir);
-    // The seed needs wrangler.toml's reading only, not the bundle: it is made while wrangler bundles.
-    const [{ readWorkerSetup }, { migrateState, seedStateIn }] = await Promise.all([
-      import('../../src/cli/wrangler-config.js'),
-      import('./seed-state.js'),
-    ]);
-    if (seedStateIn(dir) !== seed) throw new Error(`the seed state is at ${seedStateIn(dir)}, not ${seed}`);
-    const [worker] = await Promise.all([built, migrateState(readWorkerSetup(join(REPO_ROOT, 'wrangler.toml')), seed)]);
-    return worker;
-  })();
+  const { made: preparing, stop } = prepareInBackground(dir, seed);
   // A failure is answered to every e2e file that asks (each fails naming it), not thrown here.
   preparing.catch(() => undefined);
   const server = createServer((_req, res) => {
@@ -58,7 +86,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('seedState', seed);
   return async () => {
     server.close();
-    // A run ended before the bundle was made (no e2e file ran, or it was cancelled) removes it once made.
+    // A run that ended before the bundle was made (cancelled) stops the making first.
+    stop();
     await preparing.catch(() => undefined);
     if (nodeOptions === undefined) Reflect.deleteProperty(process.env, 'NODE_OPTIONS');
     else process.env.NODE_OPTIONS = nodeOptions;
