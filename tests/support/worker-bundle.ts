@@ -15,10 +15,10 @@
  * files wait for them (./worker-ready.ts, on the loopback endpoint provided as `inject('workerReady')`).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants, setPriority, tmpdir } from 'node:os';
+import { constants, getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
@@ -29,12 +29,16 @@ import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Makes the bundle and the seed state in `dir` (./worker-prepare.ts, a process of its own at the lowest CPU
- * priority, which its wrangler, esbuild and workerd children inherit: it takes only what the run's test files
- * leave idle, so the node files' timing tests see no more load than before). Resolves to what was made, or
- * rejects with the process's output.
+ * Makes the bundle and the seed state in `dir` and `seed` (./worker-prepare.ts, a process of its own at the
+ * lowest CPU priority, which its wrangler, esbuild and workerd children inherit: it takes only what the run's
+ * test files leave idle, so the node files' timing tests see no more load than before). `made` resolves to what
+ * was made, or rejects with the process's output; `hurry()` gives it this process's priority back (an e2e
+ * file waits for it); `stop()` ends it.
  */
-function prepareInBackground(dir: string, seed: string): { made: Promise<PreparedWorker>; stop: () => void } {
+function prepareInBackground(
+  dir: string,
+  seed: string,
+): { made: Promise<PreparedWorker>; hurry: () => void; stop: () => void } {
   // Its own process group, so a run that ends first stops wrangler and workerd with it.
   const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'worker-prepare.ts'), dir, seed], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,6 +56,18 @@ function prepareInBackground(dir: string, seed: string): { made: Promise<Prepare
       else reject(new Error(`tests/support/worker-prepare.ts exited ${code ?? signal}:\n${output}`));
     });
   });
+  // Once an e2e file waits for it, it is no longer spare work: back to this process's priority, every
+  // process of its group (Linux's /proc; raising a priority may need privileges: else it keeps its own).
+  const hurry = () => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const own = getPriority();
+    for (const pid of groupMembers(child.pid))
+      try {
+        setPriority(pid, own);
+      } catch {
+        // Gone meanwhile, or not allowed.
+      }
+  };
   const stop = () => {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
       try {
@@ -60,7 +76,26 @@ function prepareInBackground(dir: string, seed: string): { made: Promise<Prepare
         // Already gone.
       }
   };
-  return { made, stop };
+  return { made, hurry, stop };
+}
+
+/** The pids of process group `pgid` (Linux: /proc/<pid>/stat's fifth field), none elsewhere. */
+function groupMembers(pgid: number): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return pids.map(Number).filter((pid) => {
+    try {
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -72,10 +107,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const nodeOptions = process.env.NODE_OPTIONS;
   process.env.NODE_OPTIONS = [nodeOptions, '--require', hook].filter(Boolean).join(' ');
   const seed = join(dir, 'seed-state');
-  const { made: preparing, stop } = prepareInBackground(dir, seed);
+  const { made: preparing, hurry, stop } = prepareInBackground(dir, seed);
   // A failure is answered to every e2e file that asks (each fails naming it), not thrown here.
   preparing.catch(() => undefined);
   const server = createServer((_req, res) => {
+    hurry();
     preparing.then(
       (worker) => res.end(JSON.stringify({ dir, worker })),
       (e: unknown) => res.writeHead(500).end(e instanceof Error ? e.message : String(e)),
