@@ -51,9 +51,15 @@ function prepareInBackground(
   const made = new Promise<PreparedWorker>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      const worker = code === 0 ? preparedWorkerFrom({ [PREPARED_WORKER_ENV]: dir }) : undefined;
-      if (worker) resolve(worker);
-      else reject(new Error(`tests/support/worker-prepare.ts exited ${code ?? signal}:\n${output}`));
+      if (code !== 0) reject(new Error(`tests/support/worker-prepare.ts exited ${code ?? signal}:\n${output}`));
+      else
+        try {
+          // Throws, naming what is missing, when the process ended without making it.
+          const worker = preparedWorkerFrom({ [PREPARED_WORKER_ENV]: dir });
+          if (worker) resolve(worker);
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
     });
   });
   // Once an e2e file waits for it, it is no longer spare work: back to this process's priority, every
