@@ -13,11 +13,13 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['tests/cli/e2e/**/*.test.ts', 'tests/client/e2e/**/*.test.ts'],
     environment: 'node',
-    // One Worker bundle and one reading of wrangler.toml for every stack the tests start (inject('worker')), and
-    // one Chromium for every browser test file, launched when the first asks (inject('browserBroker')).
+    // One Worker bundle and one reading of wrangler.toml for every stack the tests start, made in the background
+    // while the other projects' files run (worker-ready.ts waits for it before each file), and one Chromium for
+    // every browser test file, launched when the first asks (inject('browserBroker')).
     globalSetup: ['tests/support/worker-bundle.ts', 'tests/support/browser-broker.ts'],
-    // Every response from a local stack is checked against its served OpenAPI document.
-    setupFiles: ['tests/support/contract-fetch.ts'],
+    // A file starts once the run's bundle is made; every response from a local stack is checked against its
+    // served OpenAPI document.
+    setupFiles: ['tests/support/worker-ready.ts', 'tests/support/contract-fetch.ts'],
     // Three files at once: every stack takes free ports and its own state folder, and a file mostly waits (a
     // runtime starting, a browser loading, the mock's latency, a child process): alone at load 4-15 the project
     // used 39% of one core over 500 s with two at once. Three were reverted on 2026-12-05 (09:06) when viewer

@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { CHROMIUM, CHROMIUM_ARGS } from '../web/browser.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +30,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let launching: Promise<BrowserServer> | undefined;
   const launch = async (): Promise<BrowserServer> => {
-    const { chromium } = await import('playwright-core');
+    // Imported on the first request, not with this setup: vitest runs it before the run's first file.
+    const [{ chromium }, { CHROMIUM, CHROMIUM_ARGS }] = await Promise.all([
+      import('playwright-core'),
+      import('../web/browser.js'),
+    ]);
     return chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   };
   const server = createServer((_req, res) => {

@@ -9,7 +9,6 @@
  * (tests/cli/e2e/start.test.ts) keep an empty folder. Node only.
  */
 import { cpSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { inject } from 'vitest';
 import { migrateLocalState } from '../../src/cli/local-migrations.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
@@ -51,9 +50,4 @@ export function seededState(path: string): string {
   if (existsSync(path)) throw new Error(`${path} exists: a seeded state starts from nothing`);
   cpSync(inject('seedState'), path, { recursive: true });
   return path;
-}
-
-/** Where the global setup makes the seed, inside its bundle folder. */
-export function seedStateIn(dir: string): string {
-  return join(dir, 'seed-state');
 }

@@ -27,6 +27,7 @@ import {
   launchBrowser,
   screenshotDir,
 } from './browser.js';
+import { preparedWorker } from '../support/worker-ready.js';
 
 /** A phone's viewport, px. */
 export const PHONE = { width: 375, height: 812 };
@@ -139,7 +140,7 @@ export function useViewerStack(
       crons: false,
       ...(secrets ? { secrets } : {}),
       ...(vars ? { vars } : {}),
-      worker: inject('worker'),
+      worker: preparedWorker(),
     });
   }, 120_000);
   afterAll(async () => {

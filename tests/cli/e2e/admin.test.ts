@@ -7,11 +7,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../../../src/cli/admin.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 const ADMIN_TOKEN = 'e2e-admin-token-4b2f';
 let stack: LocalStack | undefined;
@@ -41,7 +42,7 @@ describe('ADMIN_TOKEN on the local stack', () => {
       persistTo: seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-admin-')), 'state')),
       secrets: { ADMIN_TOKEN },
       crons: false,
-      worker: inject('worker'),
+      worker: preparedWorker(),
     });
     const { url } = stack;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);

@@ -12,12 +12,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { LocalStack, LocalStackOptions } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 const ACCEPTED = 30;
 const persistTo = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-crash-')), 'state'));
@@ -50,7 +51,7 @@ describe('a crash right after accepting evaluations', () => {
       // The sweeper re-kicks what made no progress for 1 s; its cron fires every second (deployed: each minute).
       vars: { STALL_SECONDS: '1', FAST_START: 'false' },
       crons: { everyMs: 1_000 },
-      worker: inject('worker'),
+      worker: preparedWorker(),
     };
     // No crons either: the sweeper (every second, STALL_SECONDS 1) started them whenever the POSTs took over a
     // second, as they do on a busy machine.

@@ -48,7 +48,8 @@ describe("a developer's .dev.vars", () => {
     const run = await runProcess(
       join(copy, 'node_modules', '.bin', 'vitest'),
       ['run', '--project', 'worker', 'tests/worker/api-evaluations.test.ts', '-t', TEST_NAME],
-      { cwd: copy, env: { ...process.env, CI: 'true', NO_COLOR: '1' } },
+      // Not the outer run's timeline file (tests/support/project-times.ts): the nested run would write over it.
+      { cwd: copy, env: { ...process.env, CI: 'true', NO_COLOR: '1', TRIBUNAL_TEST_TIMELINE: '' } },
     );
     const output = run.stdout + run.stderr;
     expect(output).toMatch(/Test Files\s+1 passed/);

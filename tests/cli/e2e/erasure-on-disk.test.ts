@@ -11,13 +11,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
 import { WAIT_MS } from '../../support/patience.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 const ADMIN_TOKEN = 'e2e-erasure-admin-7c1d';
 const persistTo = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-erasure-')), 'state'));
@@ -114,7 +115,7 @@ describe('erasure leaves no trace in the local state', () => {
         BATCH_POLL_MIN_MS: '100',
         BATCH_POLL_MAX_MS: '200',
       },
-      worker: inject('worker'),
+      worker: preparedWorker(),
     });
     const { url } = stack;
     const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {

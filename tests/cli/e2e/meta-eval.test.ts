@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_EXIT_CODES } from '../../../src/client/index.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
@@ -21,6 +21,7 @@ import { runCompare } from '../../../src/cli/meta-eval-compare.js';
 import type { ProcessResult } from '../../support/run-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 type Label = 'A' | 'B' | 'tie';
 
@@ -48,7 +49,7 @@ beforeAll(async () => {
     // The failing run's calls each wait out 4 backoffs before giving up (0.5-8 s apart as deployed): short
     // here, their number as deployed.
     vars: { LLM_RETRY_BASE_MS: '20' },
-    worker: inject('worker'),
+    worker: preparedWorker(),
   });
   run = await runMetaEval({
     dataset: 'faireval',

@@ -11,11 +11,12 @@ import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_MS, WAIT_MS } from '../../support/patience.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 let stack: LocalStack | undefined;
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
     port: 0,
     mockPort: 0,
     persistTo: seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-otlp-')), 'state')),
-    worker: inject('worker'),
+    worker: preparedWorker(),
   });
 }, 180_000);
 

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_EXIT_CODES } from '../../../src/client/index.js';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
@@ -23,6 +23,7 @@ import { REPO_ROOT } from '../../../src/cli/worker-bundle.js';
 import { freePort } from '../../../src/cli/ports.js';
 import { seededState } from '../../support/seed-state.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-readme-'));
 /** The walkthrough's folder: it keeps the signing secret there, and runs again in it. */
@@ -86,7 +87,7 @@ beforeAll(async () => {
     // As npm start sets it.
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
     // The bundle npm start would make, made once for the e2e project.
-    worker: inject('worker'),
+    worker: preparedWorker(),
   });
 }, 180_000);
 

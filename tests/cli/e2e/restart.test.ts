@@ -9,13 +9,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import type { MockServer } from '../../../src/mock-llm/node.js';
 import { startMockServer } from '../../../src/mock-llm/node.js';
 import { WAIT_MS } from '../../support/patience.js';
 import { seededState } from '../../support/seed-state.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 interface View {
   status: string;
@@ -61,7 +62,7 @@ describe('a restart of the local runtime mid-debate', () => {
       llmBaseUrl: mock.baseUrl,
       llmApiKey: 'local',
       llmModel: 'mock-judge',
-      worker: inject('worker'),
+      worker: preparedWorker(),
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {

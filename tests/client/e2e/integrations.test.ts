@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../../src/cli/local-stack.js';
 import { startLocalStack } from '../../../src/cli/local-stack.js';
 import { REPO_ROOT } from '../../../src/cli/worker-bundle.js';
@@ -21,6 +21,7 @@ import type { ProcessResult } from '../../support/run-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
 import { seededState } from '../../support/seed-state.js';
 import { BASH_FLAGS, shellEnv } from '../../support/shell.js';
+import { preparedWorker } from '../../support/worker-ready.js';
 
 /** A tagged example: ```<lang> example=<name>. */
 interface Example {
@@ -109,7 +110,7 @@ beforeAll(async () => {
     port: 0,
     mockPort: 0,
     persistTo: seededState(join(dir, 'state')),
-    worker: inject('worker'),
+    worker: preparedWorker(),
   });
   // dist/client as `prepare` builds it; in build mode, tsc builds only when a source is newer than the build
   // info prepare's build (or an earlier run) left in dist/client, so an up-to-date checkout costs 0.4 CPU-s, not 6.
