@@ -31,6 +31,8 @@ export interface PresetFootprint {
     cpuMs: number;
     /** workerd's share of {@link cpuMs}, ms. */
     workerdCpuMs: number;
+    /** LLM calls billed (`GET /v1/usage`); absent in footprints measured before it was counted. */
+    llmCalls?: number;
   };
   /** D1 tables that changed: rows and bytes (with their indexes) per verdict. */
   d1Tables: Record<string, { rowsPerVerdict: number; bytesPerVerdict: number }>;

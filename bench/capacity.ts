@@ -173,7 +173,14 @@ async function measurePreset(
     const m1 = await readMeter(stack.url);
     const cpu1 = runtimeCpuMs(stack.runtimePid);
     const sizes1 = stateSizes(persistTo);
-    return footprint(preset, n, seconds, { m0, m1, poll, polls }, { sizes0, sizes1 }, { cpu0, cpu1 });
+    // After the meter is read: the LLM calls the batch billed (a fresh stack, so the tenant's whole usage). The
+    // gate's requests no longer tell them (a result's release rides on the next call's ask).
+    const usage = await httpJson(`${stack.url}/v1/usage`, { headers: AUTH });
+    const calls = (usage.body as { totals?: { calls?: number } }).totals?.calls;
+    if (usage.status !== 200 || typeof calls !== 'number')
+      throw new Error(`GET /v1/usage: HTTP ${usage.status} ${JSON.stringify(usage.body)}`);
+    const f = footprint(preset, n, seconds, { m0, m1, poll, polls }, { sizes0, sizes1 }, { cpu0, cpu1 });
+    return { ...f, perVerdict: { ...f.perVerdict, llmCalls: calls / n } };
   } finally {
     await stack.stop();
   }

@@ -205,7 +205,8 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   // All gate objects' requests, which the layout's shards then divide: a footprint measured on a sharded gate
   // spreads them over its shards, so its busiest object would count them divided twice.
   const gatePerVerdict = gate?.requestsPerVerdict ?? 0;
-  const callsPerSecond = (peakVps * gatePerVerdict) / 2;
+  // Calls as measured; an older footprint's gate made an acquire and a release per call.
+  const callsPerSecond = peakVps * (f.perVerdict.llmCalls ?? gatePerVerdict / 2);
   const shards =
     layout.providerGateShards === 'window'
       ? Math.max(1, Math.ceil((callsPerSecond * load.callLatencySeconds) / GATE_SLOTS_PER_SHARD))
@@ -215,7 +216,7 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     limit: `1,000 req/s: provider gate (${shards} shard${shards === 1 ? '' : 's'} per provider and model)`,
     atPeak: (peakVps * gatePerVerdict) / shards,
     of: LIMITS.doRequestsPerSecond,
-    note: `every tenant's LLM attempts: acquire + release, ${gatePerVerdict.toFixed(1)} per verdict`,
+    note: `every tenant's LLM attempts: asks and releases (a turn's in one exchange), ${gatePerVerdict.toFixed(1)} per verdict`,
   });
   const burstRate = load.burst.items / load.burst.seconds;
   const perIsolate = burstRate / load.burstIsolates;
