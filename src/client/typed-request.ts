@@ -28,6 +28,7 @@ type Parameters_<O> = O extends { parameters: infer P } ? P : never;
 type PathOf<O> = Parameters_<O> extends { path?: infer X } ? X : never;
 type QueryOf<O> = Parameters_<O> extends { query?: infer X } ? X : never;
 type HeaderOf<O> = Parameters_<O> extends { header?: infer X } ? X : never;
+/** The JSON request body operation `O` takes (`never` when it takes none). */
 export type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type BodyRequired<O> = O extends { requestBody: unknown } ? true : false;
 /** A body with a `stream` switch (OpenAI's convention), set to `S`; any other body as it is. */

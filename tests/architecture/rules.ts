@@ -314,5 +314,5 @@ export function check(graph: ImportGraph): Violation[] {
   return out;
 }
 
-/** Node built-ins the Worker may import (`nodejs_compat`): none today. */
-export const WORKER_NODE_BUILTINS: readonly string[] = [];
+/** Node built-ins the Worker may import (`nodejs_compat`): `node:crypto`'s synchronous SHA-256 (src/webhooks/sha256.ts). */
+export const WORKER_NODE_BUILTINS: readonly string[] = ['node:crypto'];

@@ -57,6 +57,7 @@ function prepareInBackground(
           // Throws, naming what is missing, when the process ended without making it.
           const worker = preparedWorkerFrom({ [PREPARED_WORKER_ENV]: dir });
           if (worker) resolve(worker);
+          else reject(new Error(`tests/support/worker-prepare.ts left no prepared Worker in ${dir}`));
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
         }
@@ -67,15 +68,17 @@ function prepareInBackground(
   const hurry = () => {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const own = getPriority();
-    for (const pid of groupMembers(child.pid))
+    // A priority is a thread's on Linux: every thread of every process (esbuild's and workerd's workers).
+    for (const tid of groupMembers(child.pid).flatMap(threadsOf))
       try {
-        setPriority(pid, own);
+        setPriority(tid, own);
       } catch {
         // Gone meanwhile, or not allowed.
       }
   };
+  // The whole group even when the making process has ended: a child it left would hold the output pipes open.
   const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+    if (child.pid !== undefined)
       try {
         process.kill(-child.pid, 'SIGTERM');
       } catch {
@@ -83,6 +86,15 @@ function prepareInBackground(
       }
   };
   return { made, hurry, stop };
+}
+
+/** The thread ids of process `pid` (Linux: /proc/<pid>/task), or the pid alone where that cannot be read. */
+function threadsOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [pid];
+  }
 }
 
 /** The pids of process group `pgid` (Linux: /proc/<pid>/stat's fifth field), none elsewhere. */

@@ -2,8 +2,8 @@
  * @module
  * The e2e run's Worker bundle and seed state, made by a process of its own: `node --import tsx
  * tests/support/worker-prepare.ts <dir> <seed>` bundles the Worker into `dir` (its manifest,
- * src/cli/prepared-worker.ts) and migrates one empty state into the folder `seed` (./seed-state.ts), then exits 0; on a failure it prints
- * the error and exits 1. The global setup (./worker-bundle.ts) starts it at the lowest CPU priority, which its
+ * src/cli/prepared-worker.ts) and migrates one empty state into the folder `seed` (./seed-state.ts), then
+ * exits 0; on a failure it prints the error and exits 1. The global setup (./worker-bundle.ts) starts it at the lowest CPU priority, which its
  * children (wrangler, esbuild, workerd) inherit: it takes the cores the run's test files leave idle.
  */
 import { join } from 'node:path';
