@@ -174,9 +174,12 @@ class GateChannel {
         limits,
       );
     } catch (e) {
-      // The slots given back in it expire on their own (DEFAULT_LEASE_MS); until then each holds one.
-      this.warn(asks.length > 0 ? 'gate.unavailable' : 'gate.release_failed', asks[0]?.callId, e);
-      for (const a of asks) a.resolve({ release: () => undefined });
+      // One by one instead (a gate object still on code without `exchange` during a deploy, a lost reply): each
+      // release on its own, each ask its turn in `acquire`, which lets it through only if that fails too. A release
+      // that fails again expires on its own (DEFAULT_LEASE_MS).
+      this.warn(asks.length > 0 ? 'gate.exchange_failed' : 'gate.release_failed', asks[0]?.callId, e);
+      for (const r of releases) stub.release(r.id, r.outcome).catch(() => undefined);
+      for (const a of asks) void this.waitTurn(a);
       return;
     }
     asks.forEach((a, i) => {

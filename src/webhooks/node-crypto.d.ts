@@ -1,6 +1,7 @@
 /**
- * The one part of `node:crypto` the Worker uses (workerd implements it under `nodejs_compat`): the Worker's
- * types are workerd's globals only, without Node's, so the module is declared here.
+ * The one part of `node:crypto` the Worker uses (workerd implements it under `nodejs_compat`), declared here:
+ * the Worker's program is meant to see workerd's globals only, and Node's types reach it only by accident (through
+ * undici-types), so this does not lean on them.
  */
 declare module 'node:crypto' {
   /** A running hash: feed it text, then read its digest. */
