@@ -81,4 +81,58 @@ describe("the provider gate's exchange", () => {
     expect(calls.filter((m) => m === 'acquire')).toEqual(['acquire']);
     expect((await stub.stats()).granted).toBe(3);
   });
+
+  it("applies a turn's releases before its asks: a full window's two releases make room for the same turn's two asks", async () => {
+    const model = `mock-judge?seed=exchange-full-${Date.now()}`;
+    // One shard of two slots, both held by this evaluation.
+    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
+    const gate = providerGateOf(env, { tenant: 'tn_full', evaluationId: 'ev_full' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const [a, b] = await Promise.all([gate.acquire(attempt(model, 'a')), gate.acquire(attempt(model, 'b'))]);
+    a.release('ok');
+    b.release('ok');
+    const next = await Promise.all([gate.acquire(attempt(model, 'c')), gate.acquire(attempt(model, 'd'))]);
+    // Granted in the exchange that carried the releases: nothing waited in `acquire`.
+    expect(calls).toEqual(['exchange', 'exchange']);
+    for (const l of next) l.release('ok');
+    const stub = providerGateStub(testEnv, 'default', model);
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect((await stub.stats()).granted).toBe(4);
+  });
+
+  it('falls back to one acquire and one release each when an exchange fails, so the slots are not held until they expire', async () => {
+    const model = `mock-judge?seed=exchange-failed-${Date.now()}`;
+    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
+    // As a gate object on code without `exchange` answers during a deploy.
+    const ns = env.PROVIDER_GATE;
+    const failing = {
+      idFromName: (name: string) => ns.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = ns.get(id);
+        return new Proxy(stub, {
+          get(target, prop) {
+            if (prop === 'exchange')
+              return () => {
+                calls.push('exchange');
+                return Promise.reject(new Error('exchange is not a method of this object'));
+              };
+            return Reflect.get(target, prop) as unknown;
+          },
+        });
+      },
+    } as unknown as typeof ns;
+    const gate = providerGateOf({ ...env, PROVIDER_GATE: failing }, { tenant: 'tn_failed', evaluationId: 'ev_failed' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const [a, b] = await Promise.all([gate.acquire(attempt(model, 'a')), gate.acquire(attempt(model, 'b'))]);
+    const stub = providerGateStub(testEnv, 'default', model);
+    // Both asks went through the gate (granted, counted in its window), not around it.
+    expect((await stub.stats()).granted).toBe(2);
+    expect((await stub.stats()).inFlight).toBe(2);
+    a.release('ok');
+    b.release('ok');
+    // Given back at once through `release`, not left to expire.
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect(calls.filter((m) => m === 'acquire')).toEqual(['acquire', 'acquire']);
+    expect(calls.filter((m) => m === 'release')).toEqual(['release', 'release']);
+  });
 });
