@@ -26,6 +26,9 @@ import { startMockProcess } from './mock-process.js';
 import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
 
+/** V8's sampling interval while profiling, µs: the tables count each sample as this much time. */
+const SAMPLING_US = 500;
+
 const CLI = {
   usage: `usage: npm run bench:debates -- [options]
 
@@ -160,7 +163,7 @@ try {
     if (!target) throw new Error(`no Worker isolate among ${targets.map((t) => t.title).join(', ')}`);
     profiler = await session(target.webSocketDebuggerUrl);
     await profiler.send('Profiler.enable');
-    await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+    await profiler.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
     await profiler.send('Profiler.start');
   }
   const lines: string[] = [
@@ -199,7 +202,7 @@ try {
     profiler.close();
     const out = join(dir, 'debates.cpuprofile');
     writeFileSync(out, JSON.stringify(profile));
-    const t = tables(profile, R * N, 500);
+    const t = tables(profile, R * N, SAMPLING_US);
     const top = Number(values.top);
     const rows = (list: [string, number][]) =>
       list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);

@@ -68,11 +68,15 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
 
   /** Gives the slot of `id` back with the attempt's outcome. */
   release(id: string, outcome: GateOutcome): Promise<void> {
-    const gate = this.gate;
-    if (!gate) return Promise.resolve();
-    if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
-    this.save(gate);
+    if (this.gate) this.giveBack(this.gate, [{ id, outcome }]);
     return Promise.resolve();
+  }
+
+  /** Gives back the slots of `releases` and saves the window once (a 429 among them cuts it: logged). */
+  private giveBack(gate: ConcurrencyGate, releases: readonly GateRelease[]): void {
+    for (const { id, outcome } of releases)
+      if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
+    this.save(gate);
   }
 
   /**
@@ -87,11 +91,7 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
     limits: GateLimits,
   ): Promise<(Grant | null)[]> {
     const gate = this.gateFor(limits);
-    if (releases.length > 0) {
-      for (const { id, outcome } of releases)
-        if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
-      this.save(gate);
-    }
+    if (releases.length > 0) this.giveBack(gate, releases);
     const grants = ids.map((id) => gate.tryAcquire(id, tenant));
     if (grants.some((g) => g !== null)) await this.armReaper(gate);
     return grants;

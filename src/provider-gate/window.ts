@@ -78,12 +78,9 @@ export class ConcurrencyGate {
    * its turn comes. Idempotent: an id that holds a slot gets it again.
    */
   acquire(id: string, tenant: string): Promise<Grant> {
-    if (this.leases.has(id)) return Promise.resolve({ window: this.aimd.limit(), waitedMs: 0 });
+    const now = this.tryAcquire(id, tenant);
+    if (now) return Promise.resolve(now);
     const since = this.now();
-    if (this.waitingCount() === 0 && this.leases.size < this.aimd.limit()) {
-      this.lease(id, tenant);
-      return Promise.resolve({ window: this.aimd.limit(), waitedMs: 0 });
-    }
     return new Promise((resolve) => {
       const queue = this.waiting.get(tenant) ?? [];
       queue.push({ id, since, grant: resolve });

@@ -128,12 +128,19 @@ interface ChannelOf {
   provider: string;
 }
 
+/** An attempt's ask for a slot, waiting for its lease. */
+interface Ask {
+  id: string;
+  callId: string;
+  resolve: (lease: GateLease) => void;
+}
+
 /**
  * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange` at its
  * end; an ask the gate cannot grant at once waits its turn through `acquire`.
  */
 class GateChannel {
-  private asks: { id: string; callId: string; resolve: (lease: GateLease) => void }[] = [];
+  private asks: Ask[] = [];
   private held: GateRelease[] = [];
   private soon: ReturnType<typeof setTimeout> | null = null;
 
@@ -189,7 +196,7 @@ class GateChannel {
   }
 
   /** An ask the gate could not grant at once: it waits its turn (fair across tenants) in `acquire`. */
-  private async waitTurn(a: { id: string; callId: string; resolve: (lease: GateLease) => void }): Promise<void> {
+  private async waitTurn(a: Ask): Promise<void> {
     try {
       await this.of.stub.acquire(a.id, this.of.tenant, this.of.limits);
     } catch (e) {
@@ -200,7 +207,7 @@ class GateChannel {
     this.granted(a);
   }
 
-  private granted(a: { id: string; resolve: (lease: GateLease) => void }): void {
+  private granted(a: Ask): void {
     let released = false;
     a.resolve({
       release: (outcome) => {

@@ -7,7 +7,7 @@
  * children (wrangler, esbuild, workerd) inherit: it takes the cores the run's test files leave idle.
  */
 import { join } from 'node:path';
-import { prepareWorker, REPO_ROOT } from '../../src/cli/local-stack.js';
+import { prepareWorker, REPO_ROOT } from '../../src/cli/worker-bundle.js';
 import { readWorkerSetup } from '../../src/cli/wrangler-config.js';
 import { migrateState } from './seed-state.js';
 
