@@ -30,20 +30,7 @@ import { buildRuntime } from './runtime-build.js';
 import type { Runtime } from './local-runtimes.js';
 import { answersAsTribunal, startMiniflare, startWrangler } from './local-runtimes.js';
 import type { PreparedWorker } from './worker-bundle.js';
-import {
-  buildWorker,
-  bundleAndSetup,
-  CONFIG_PATH,
-  prepareWorker,
-  REPO_ROOT,
-  WRANGLER_ENV,
-  wranglerMigrations,
-} from './worker-bundle.js';
-
-// The bundle's entry points, exported here too while code written before they moved still takes them from the
-// stack: this repository's own importers take them from ./worker-bundle.ts.
-export { buildWorker, prepareWorker, REPO_ROOT, WRANGLER_ENV };
-export type { PreparedWorker };
+import { bundleAndSetup, CONFIG_PATH, REPO_ROOT, wranglerMigrations } from './worker-bundle.js';
 import { lockState } from './state-lock.js';
 
 /** The local runtime: Miniflare's API on the deployed bundle, or `wrangler dev`. */

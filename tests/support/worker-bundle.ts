@@ -22,7 +22,7 @@ import { constants, getPriority, setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import type { PreparedWorker } from '../../src/cli/local-stack.js';
+import type { PreparedWorker } from '../../src/cli/worker-bundle.js';
 import { PREPARED_WORKER_ENV, preparedWorkerFrom } from '../../src/cli/prepared-worker.js';
 import { ARENA_HOOK_SOURCE } from './miniflare-arena.js';
 

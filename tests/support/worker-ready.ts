@@ -10,7 +10,7 @@
  */
 import { get } from 'node:http';
 import { inject } from 'vitest';
-import type { PreparedWorker } from '../../src/cli/local-stack.js';
+import type { PreparedWorker } from '../../src/cli/worker-bundle.js';
 import { PREPARED_WORKER_ENV } from '../../src/cli/prepared-worker.js';
 
 declare module 'vitest' {
