@@ -25,6 +25,7 @@ import { session, tables } from './cpu-profile.js';
 import { startMockProcess } from './mock-process.js';
 import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
 import { groupCpuMs, runtimeCpuMs } from './proc-cpu.js';
+import { workerdPid } from './isolate-cpu.js';
 
 /** V8's sampling interval while profiling, µs: the tables count each sample as this much time. */
 const SAMPLING_US = 500;
@@ -141,9 +142,7 @@ try {
     return await Promise.all(Array.from({ length: N }, (_, i) => debate(url, from + i)));
   };
   await round();
-  const workerd = execFileSync('pgrep', ['-g', String(stack.runtimePid), 'workerd'], { encoding: 'utf8' })
-    .trim()
-    .split('\n')[0];
+  const workerd = String(workerdPid(stack.runtimePid));
   const perfOut = join(dir, 'workerd.perf.data');
   const perf =
     values.perf && workerd

@@ -18,9 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { CpuProfile } from './cpu-profile.js';
 import { achievedPeriodUs, session } from './cpu-profile.js';
-
-/** Clock ticks per second of /proc's times (100 on Linux). */
-const TICKS_PER_SECOND = 100;
+import { TICKS_PER_SECOND } from './proc-cpu.js';
 
 /**
  * CPU ms (user + system) so far of process `pid`: its main thread and all its other threads; and the main

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 /** Clock ticks per second of /proc's times (`getconf CLK_TCK`, 100 on Linux). */
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+export const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** CPU milliseconds (user + system) used so far by the live processes of process group `pgid`. */
 export function groupCpuMs(pgid: number): number {

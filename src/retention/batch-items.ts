@@ -33,9 +33,7 @@ export function batchItemsPerRun(page: number, tenants: number, erasures: number
  * D1 queries one run of {@link eraseBatchItemsDue} makes besides its erasure batches (10 items a batch, counted
  * with the run's, src/retention/sweep.ts): the page's read and one batch of the batches' marks.
  */
-export function batchItemQueries(): number {
-  return 2;
-}
+export const BATCH_ITEM_QUERIES = 2;
 
 /** What one run of {@link eraseBatchItemsDue} did. */
 export interface BatchItemsErased {

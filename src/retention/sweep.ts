@@ -29,7 +29,7 @@ import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
-import { batchItemQueries, batchItemsPerRun, eraseBatchItemsDue } from './batch-items.js';
+import { BATCH_ITEM_QUERIES, batchItemsPerRun, eraseBatchItemsDue } from './batch-items.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
@@ -62,7 +62,7 @@ export function retentionQueries(page: number): number {
   return (
     1 +
     tenants +
-    batchItemQueries() +
+    BATCH_ITEM_QUERIES +
     Math.floor((erasures + (ERASE_CHUNK - 1) * pages) / ERASE_CHUNK) +
     (2 + 2 * content) +
     1 +
@@ -148,9 +148,10 @@ async function sweepDatabase(
   // The run's erasures go first to a batch's items one minute, to evaluations outside a batch the next: either
   // part may use all of them when the other has none due, and neither starves the other.
   const batchItemsFirst = Math.floor(now / MINUTE_MS) % 2 === 0;
-  if (batchItemsFirst) await sweepBatchItems(env, db, now, report, budget);
+  const days = config.RETENTION_DAYS;
+  if (batchItemsFirst) await sweepBatchItems(env, db, now, days, report, budget);
   if (budget.tenants > 0 && budget.erasures > 0) await sweepOverdue(env, db, now, report, budget);
-  if (!batchItemsFirst) await sweepBatchItems(env, db, now, report, budget);
+  if (!batchItemsFirst) await sweepBatchItems(env, db, now, days, report, budget);
   // Tenants that store no content: what an ending's own step missed.
   if (budget.content > 0) {
     const ids = await unerasedContent(db, budget.content);
@@ -176,15 +177,19 @@ async function sweepDatabase(
   }
 }
 
-/** A page of the due batches' items (./batch-items.ts), from what is left of the run's erasures. */
+/**
+ * A page of the due batches' items (./batch-items.ts), from what is left of the run's erasures; `defaultDays` is
+ * RETENTION_DAYS, for tenants without their own.
+ */
 async function sweepBatchItems(
   env: Bindings,
   db: D1Database,
   now: number,
+  defaultDays: number,
   report: RetentionReport,
   budget: RunBudget,
 ): Promise<void> {
-  const items = await eraseBatchItemsDue(env, db, now, configOf(env).RETENTION_DAYS, budget.erasures);
+  const items = await eraseBatchItemsDue(env, db, now, defaultDays, budget.erasures);
   budget.erasures -= items.erased + items.errors;
   report.erased += items.erased;
   report.errors += items.errors;
