@@ -13,8 +13,9 @@
  *   the Worker's CPU (local D1 and object SQLite run in workerd too).
  *
  * The batch's status polls (one `GET /v1/batches/{id}` every 2 s) are measured on their own and taken out.
- * The figures go to `--out` (default bench/out/capacity.json); `--reference` also writes
- * bench/capacity-footprint.json, the committed copy `npm run bench:scale-model` reads.
+ * The figures go to `--out` (a path from the directory the command was run from; default the repository's
+ * bench/out/capacity.json); `--reference` also writes bench/capacity-footprint.json, the committed copy
+ * `npm run bench:scale-model` reads.
  *
  * ```
  * npm run bench:capacity -- [--items 50] [--presets fastchat-pair,chateval-faireval,samre-mtbench] [--reference]
@@ -23,7 +24,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { intOption, isMain, runCli } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
@@ -36,6 +37,7 @@ import type { StateSizes } from './state-sizes.js';
 import { stateSizes } from './state-sizes.js';
 import type { CapacityFootprint, PresetFootprint } from './capacity-footprint.js';
 import { CAPACITY_FOOTPRINT_PATH, capacityTable } from './capacity-footprint.js';
+import { fromWorkingDir } from './working-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:capacity -- [options]
@@ -46,14 +48,15 @@ and busy time; Durable Object requests (by namespace, the busiest object) and st
   --items N        verdicts per preset: one batch of N items (default 50)
   --presets LIST   comma-separated presets (default fastchat-pair,chateval-faireval,samre-mtbench)
   --words W        words per answer (default 240)
-  --out FILE       where the figures go (default bench/out/capacity.json)
+  --out FILE       where the figures go, from the directory you run in (default the repository's
+                   bench/out/capacity.json)
   --reference      also write ${CAPACITY_FOOTPRINT_PATH} (the committed copy the scale model reads)
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '50' },
     presets: { type: 'string', default: 'fastchat-pair,chateval-faireval,samre-mtbench' },
     words: { type: 'string', default: '240' },
-    out: { type: 'string', default: 'bench/out/capacity.json' },
+    out: { type: 'string' },
     reference: { type: 'boolean', default: false },
   },
 } as const satisfies CliSpec<CliOptions>;
@@ -307,11 +310,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   }
   console.log(capacityTable(out));
   const json = `${JSON.stringify(out, null, 2)}\n`;
-  const file = join(ROOT, values.out);
+  const file = values.out === undefined ? join(ROOT, 'bench/out/capacity.json') : fromWorkingDir(values.out);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, json);
   if (values.reference) writeFileSync(join(ROOT, CAPACITY_FOOTPRINT_PATH), json);
-  console.log(`\nwrote ${values.out}${values.reference ? ` and ${CAPACITY_FOOTPRINT_PATH}` : ''}`);
+  console.log(
+    `\nwrote ${relative(fromWorkingDir('.'), file)}${values.reference ? ` and ${CAPACITY_FOOTPRINT_PATH}` : ''}`,
+  );
   return 0;
 }
 

@@ -21,8 +21,8 @@ export const CRON = {
   topUps: 10,
   comparisons: 10,
   /**
-   * src/retention/sweep.ts TENANTS_PER_RUN × RETENTION_PAGE (25): evaluations erased in D1 per shard run, outside a
-   * batch or a batch's items (src/retention/batch-items.ts batchItemsPerRun), whichever part is due.
+   * src/retention/sweep.ts erasuresPerRun(25) (TENANTS_PER_RUN × RETENTION_PAGE, up to ERASURES_PER_RUN): evaluations
+   * erased in D1 per shard run, outside a batch or a batch's items, whichever part is due.
    */
   retentionErasures: 20 * 25,
   /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch; a batch's items with their batch). */

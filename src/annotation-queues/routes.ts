@@ -1,14 +1,13 @@
 /**
  * @module
  * `/v1/annotation-queues`: create, read and list queues, the caller's next item, labels (an adjudicator's
- * too), one item with its labels, the export (JSONL, CSV) and the import of labels from a file.
+ * too), one item with its labels; the export (JSONL, CSV) and the import of labels from a file are
+ * ./exchange-routes.ts, mounted here.
  *
  * An annotator is the `x-annotator` header when sent (several people under one key), else the key id
  * (`anonymous` for a deployment without managed keys); a body's `annotator` must agree with the header.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { invalidRequest, toIssues } from '../http/errors.js';
 import { jsonBody } from '../http/json-body.js';
 import {
   BAD_QUERY,
@@ -25,50 +24,17 @@ import {
 } from '../http/responses.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
-import { exportQueue, importLabels, itemsFromEvaluations } from './exchange.js';
-import { CSV_COLUMNS, CSV_TYPE, JSONL_TYPE, labelFileBody } from './files.js';
+import { itemsFromEvaluations } from './exchange.js';
+import { annotationExchange } from './exchange-routes.js';
+import { AnnotatorHeader, annotatorOf, ItemParams, QueueParams, TAGS } from './route-params.js';
 import {
-  ANNOTATOR,
   CreateQueueRequestSchema,
-  ExportLineSchema,
-  ImportRequestSchema,
-  ImportResultSchema,
   NextItemSchema,
   PostLabelRequestSchema,
-  QUEUE_ID,
   QueueItemSchema,
   QueueSchema,
 } from './schemas.js';
 import { createQueue, itemView, listQueuesView, nextItem, postLabel, queueView, requireQueue } from './service.js';
-
-const TAGS = ['annotation-queues'];
-
-/** Who labels when neither the header nor the body says and the key has no id. */
-const ANONYMOUS = 'anonymous';
-
-const QueueParams = z.object({
-  id: z
-    .string()
-    .regex(QUEUE_ID, 'a queue id: aq_ and 32 hex characters')
-    .openapi({ param: { description: 'Queue id (`aq_…`).' }, example: 'aq_5d0c9e1f2a3b4c5d6e7f8a9b0c1d2e3f' }),
-});
-const ItemParams = QueueParams.extend({
-  itemId: z
-    .string()
-    .min(1)
-    .max(256)
-    .openapi({ param: { description: "The item's id in the queue." }, example: 'ticket-17' }),
-});
-const AnnotatorHeader = z.object({
-  'x-annotator': z
-    .string()
-    .regex(ANNOTATOR, 'an annotator: 1-128 printable ASCII characters, not starting or ending with a space')
-    .optional()
-    .openapi({
-      param: { description: 'Who is labelling, when several people share one key. Default: the key id.' },
-      example: 'ana',
-    }),
-});
 
 const bodyErrors = (why: string) => ({
   400: errorResponse(['invalid_json', 'invalid_request'], why),
@@ -294,89 +260,6 @@ const label = createRoute({
   }),
 });
 
-const exportRoute = createRoute({
-  method: 'get',
-  path: '/{id}/export',
-  operationId: 'exportAnnotationQueue',
-  tags: TAGS,
-  summary: 'Export the labels',
-  description:
-    '`format=jsonl` (default): one item per line with its task, labels, status and label. `format=csv`: a header row ' +
-    `(\`${CSV_COLUMNS.join(',')}\`), then one label per row; \`aspects\` is a JSON object. The CSV imports back as it is.`,
-  ...scoped('read'),
-  request: {
-    params: QueueParams,
-    query: z
-      .object({
-        format: z
-          .enum(['jsonl', 'csv'])
-          .default('jsonl')
-          .openapi({ param: { description: '`jsonl` (default) or `csv`.' } }),
-      })
-      .strict(),
-  },
-  responses: v1Responses({
-    200: {
-      description: 'The export.',
-      content: {
-        [JSONL_TYPE as string]: { schema: ExportLineSchema },
-        [CSV_TYPE as string]: { schema: z.string().openapi({ example: `${CSV_COLUMNS.join(',')}\r\n` }) },
-      },
-    },
-    400: BAD_QUERY,
-    404: notFound('queue'),
-  }),
-});
-
-const importRoute = createRoute({
-  method: 'post',
-  path: '/{id}/import',
-  operationId: 'importAnnotationLabels',
-  tags: TAGS,
-  summary: 'Import labels from a file',
-  description:
-    `JSONL (\`${JSONL_TYPE}\`): one \`{itemId, label, annotator?, role?, comment?}\` per line; or CSV (\`${CSV_TYPE}\`) with a header row ` +
-    '(`item_id`, `annotator`, `role`, `winner`, `score`, `aspects` as JSON, `comment`; the export’s other columns are accepted and not read). ' +
-    'Every label gets provenance `imported`; a line without `annotator` is the caller’s (`x-annotator`, else the key). All or nothing: ' +
-    'errors name `labels.N.…`, where N counts JSONL lines, or CSV rows after the header, from 0.',
-  middleware: [requireScope('evaluations:write'), labelFileBody()] as const,
-  security: scopeSecurity('evaluations:write'),
-  request: {
-    params: QueueParams,
-    query: NoQuery,
-    headers: AnnotatorHeader,
-    body: {
-      required: true,
-      content: {
-        [JSONL_TYPE]: {
-          schema: z.string().openapi({ example: '{"itemId":"ticket-17","label":{"winner":"A"},"annotator":"ana"}\n' }),
-        },
-        [CSV_TYPE]: { schema: z.string().openapi({ example: 'item_id,annotator,winner\r\nticket-17,ana,A\r\n' }) },
-      },
-    },
-  },
-  responses: v1Responses({
-    200: jsonResponse(ImportResultSchema, 'Imported.'),
-    400: errorResponse(
-      ['invalid_json', 'invalid_request'],
-      'a line that is not JSON, an unknown CSV column, an unknown item or a label that does not fit the rubric (see `issues`).',
-    ),
-    404: notFound('queue'),
-    413: PAYLOAD_TOO_LARGE,
-    415: errorResponse(['unsupported_media_type'], `Content-Type is not ${JSONL_TYPE} or ${CSV_TYPE}.`),
-  }),
-});
-
-/** The caller's annotator: the header, else the key id; a body's `annotator` must agree with the header. */
-function annotatorOf(c: Context<TenantEnv>, header: string | undefined, inBody?: string): string {
-  if (inBody !== undefined && header !== undefined && inBody !== header)
-    throw invalidRequest(
-      [{ path: 'annotator', message: `"${inBody}" differs from the x-annotator header "${header}"; send one` }],
-      'request body',
-    );
-  return inBody ?? header ?? c.var.auth.keyId ?? ANONYMOUS;
-}
-
 /** Routes under `/v1/annotation-queues`. */
 export const annotationQueues = new OpenAPIHono<TenantEnv>()
   .openapi(create, async (c) => {
@@ -406,16 +289,5 @@ export const annotationQueues = new OpenAPIHono<TenantEnv>()
     const who = annotatorOf(c, c.req.valid('header')['x-annotator'], body.annotator);
     return c.json(await postLabel(c.env, c.var.tenant, id, itemId, body, who), 200);
   })
-  .openapi(exportRoute, async (c) => {
-    const { format } = c.req.valid('query');
-    const text = await exportQueue(c.env, c.var.tenant, c.req.valid('param').id, format);
-    const type = format === 'csv' ? CSV_TYPE : JSONL_TYPE;
-    return new Response(text, { status: 200, headers: { 'Content-Type': `${type}; charset=utf-8` } });
-  })
-  .openapi(importRoute, async (c) => {
-    const raw: unknown = await c.req.json();
-    const parsed = ImportRequestSchema.safeParse(raw);
-    if (!parsed.success) throw invalidRequest(toIssues(parsed.error, undefined, 'field', raw), 'import');
-    const who = annotatorOf(c, c.req.valid('header')['x-annotator']);
-    return c.json(await importLabels(c.env, c.var.tenant, c.req.valid('param').id, parsed.data, who), 200);
-  });
+  // The label files' export and import, after the routes above as before the split.
+  .route('/', annotationExchange);

@@ -18,7 +18,7 @@ import { OPEN_FROM_AFTER_ENDING } from '../evaluations/batch-open.js';
 import type { TerminalStatus } from '../evaluations/status.js';
 import { budgetEndStatement } from './budget-claims.js';
 import { dropBatchGroupsStatements } from '../evaluations/task-groups.js';
-import { claimWithCountTerms } from './rows.js';
+import { claimWithCountTerms } from './window-claims.js';
 import type { BatchCompletion } from './completion-event.js';
 import {
   PENDING_FLUSH_AT,

@@ -21,15 +21,6 @@ import { eraseEvaluations } from '../evaluations/list.js';
 const DAY_MS = 86_400_000;
 
 /**
- * Batch items one run of a shard erases at most with `RETENTION_PAGE` `page`: the tenants' pages' total
- * (`tenants` × `page`, 20 × 25) up to `erasures` (500), so a run may erase as many batch items as the tenants'
- * pages erased when a batch's items were among them.
- */
-export function batchItemsPerRun(page: number, tenants: number, erasures: number): number {
-  return Math.min(erasures, tenants * page);
-}
-
-/**
  * D1 queries one run of {@link eraseBatchItemsDue} makes besides its erasure batches (10 items a batch, counted
  * with the run's, src/retention/sweep.ts): the page's read and one batch of the batches' marks.
  */

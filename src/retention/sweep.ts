@@ -29,13 +29,22 @@ import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
-import { BATCH_ITEM_QUERIES, batchItemsPerRun, eraseBatchItemsDue } from './batch-items.js';
+import { BATCH_ITEM_QUERIES, eraseBatchItemsDue } from './batch-items.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
 
 /** Evaluations one run of a shard erases at most, over its tenants' pages: 500. */
 export const ERASURES_PER_RUN = 500;
+
+/**
+ * Evaluations one run of a shard erases at most with `RETENTION_PAGE` `page`, outside a batch and a batch's items
+ * alike (the two share it): the tenants' pages' total ({@link TENANTS_PER_RUN} × `page`, 20 × 25) up to
+ * {@link ERASURES_PER_RUN} (500), so a run may erase as many batch items as the tenants' pages would have.
+ */
+export function erasuresPerRun(page: number): number {
+  return Math.min(ERASURES_PER_RUN, TENANTS_PER_RUN * page);
+}
 
 /** Evaluations of tenants that store no content one run of a shard checks at most (`RETENTION_PAGE`, up to): 100. */
 export const CONTENT_PER_RUN = 100;
@@ -49,14 +58,14 @@ export const WEBHOOK_PAGE = 200;
 /**
  * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, a read per tenant's
  * page, the due batches' page (./batch-items.ts: its read and one batch of marks), the erasure batches (10
- * evaluations a batch, {@link ERASURES_PER_RUN} in all over the pages, each page's last batch perhaps short), the
+ * evaluations a batch, {@link erasuresPerRun} in all over the pages, each page's last batch perhaps short), the
  * unerased content (two reads, then a read and a batch each), the Evals cache, the webhook events (a read, a
  * batch): 146 at the default 25.
  */
 export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
   const tenants = Math.min(TENANTS_PER_RUN, Math.ceil(ERASURES_PER_RUN / perTenant));
-  const erasures = Math.min(ERASURES_PER_RUN, tenants * perTenant);
+  const erasures = erasuresPerRun(page);
   const pages = tenants + 1;
   const content = Math.min(page, CONTENT_PER_RUN);
   return (
@@ -111,7 +120,7 @@ export async function sweepRetentionShard(env: Bindings, db: D1Database, now: nu
   const budget: RunBudget = {
     tenants: TENANTS_PER_RUN,
     // The tenants' pages' total: what either part may use.
-    erasures: batchItemsPerRun(config.RETENTION_PAGE, TENANTS_PER_RUN, ERASURES_PER_RUN),
+    erasures: erasuresPerRun(config.RETENTION_PAGE),
     content: Math.min(config.RETENTION_PAGE, CONTENT_PER_RUN),
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
     evalCache: EVAL_CACHE_PAGE,

@@ -12,19 +12,11 @@ import { ApiError, invalidRequest, toIssues } from '../http/errors.js';
 import { requestHash } from '../http/request-hash.js';
 import { AgreementReportSchema } from '../metrics/agreement.js';
 import { z } from 'zod';
-import type { ListPosition, RubricRecord, VersionRecord } from './rows.js';
+import type { VersionRecord } from './rows.js';
+import type { ListPosition, RubricRecord } from './rubric-rows.js';
 import type { TagRecord } from './tag-rows.js';
-import {
-  archiveRubric,
-  findRubricByKey,
-  findVersionByKey,
-  getRubric,
-  getVersion,
-  insertRubric,
-  insertVersion,
-  listRubrics,
-  listVersions,
-} from './rows.js';
+import { findVersionByKey, getVersion, insertVersion, listVersions } from './rows.js';
+import { archiveRubric, findRubricByKey, getRubric, insertRubric, listRubrics } from './rubric-rows.js';
 import { putTag, tagsOf } from './tag-rows.js';
 import type {
   CreateRubricRequest,

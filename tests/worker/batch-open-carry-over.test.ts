@@ -10,7 +10,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { admit, admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
-import { claimWindow } from '../../src/batches/rows.js';
+import { claimWindow } from '../../src/batches/window-claims.js';
 import { storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
 

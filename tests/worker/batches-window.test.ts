@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { claimWindow, claimWindowStatements } from '../../src/batches/rows.js';
+import { claimWindow, claimWindowStatements } from '../../src/batches/window-claims.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { createBatchId, items, ONE_CALL_VERDICT, singleCallJudge, storedBatch } from './batches-support.js';

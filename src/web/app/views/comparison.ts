@@ -11,7 +11,7 @@
 import { request, getJson } from '../api.js';
 import type { EstimateRow } from '../charts.js';
 import { estimateTable } from '../charts.js';
-import { ago, card, facts, idCode, page, pageHead, progressBar, statusPill } from '../components.js';
+import { ago, breadcrumb, card, facts, idCode, page, pageHead, progressBar, statusPill } from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatPct, formatUsd, shortId } from '../format.js';
 import type { Comparison, ComparisonResultLine } from '../types.js';
@@ -191,13 +191,7 @@ function render(ctx: ViewContext, c: Comparison, lines: readonly ItemLine[]): vo
     page(
       pageHead(
         'stack',
-        h(
-          'nav',
-          { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-          h('a', { href: '#/comparisons' }, 'Comparisons'),
-          ' / ',
-          shortId(c.id),
-        ),
+        breadcrumb([['Comparisons', '#/comparisons']], shortId(c.id)),
         h('div', { class: 'title-row' }, h('h1', null, `Comparison: ${c.candidates.join(', ')}`), statusPill(c.status)),
         facts(
           [

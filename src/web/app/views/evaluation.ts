@@ -6,7 +6,7 @@
  * and the final usage and cost.
  */
 import { ApiFailure, describeError, getJson, openStream, postJson } from '../api.js';
-import { ago, badge, facts, idCode, statusPill } from '../components.js';
+import { ago, badge, breadcrumb, facts, idCode, statusPill } from '../components.js';
 import type { DebateState } from '../debate.js';
 import { applyEvent, applyTranscript, applyVerdict, emptyDebate, isTerminal } from '../debate.js';
 import { h, replaceChildren } from '../dom.js';
@@ -214,12 +214,11 @@ class EvaluationPage {
     });
     replaceChildren(
       this.head,
-      h(
-        'nav',
-        { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-        h('a', { href: '#/' }, 'Evaluations'),
-        ' / ',
-        ev.metaId ? [h('a', { href: `#/meta/${encodeURIComponent(ev.metaId)}` }, shortId(ev.metaId)), ' / '] : null,
+      breadcrumb(
+        [
+          ['Evaluations', '#/'],
+          ...(ev.metaId ? [[shortId(ev.metaId), `#/meta/${encodeURIComponent(ev.metaId)}`] as const] : []),
+        ],
         shortId(ev.id),
       ),
       h(

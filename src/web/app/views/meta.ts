@@ -7,7 +7,18 @@
 import { getJson } from '../api.js';
 import type { ScatterPoint } from '../charts.js';
 import { scatterPlot } from '../charts.js';
-import { ago, card, facts, idCode, page, pageHead, progressBar, statusPill, winnerChip } from '../components.js';
+import {
+  ago,
+  breadcrumb,
+  card,
+  facts,
+  idCode,
+  page,
+  pageHead,
+  progressBar,
+  statusPill,
+  winnerChip,
+} from '../components.js';
 import { h, replaceChildren } from '../dom.js';
 import { formatInt, formatScore, shortId } from '../format.js';
 import type { MetaEvaluation, ReliabilityReport } from '../types.js';
@@ -158,13 +169,7 @@ function render(ctx: ViewContext, m: MetaEvaluation): void {
     page(
       pageHead(
         'stack',
-        h(
-          'nav',
-          { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
-          h('a', { href: '#/batches' }, 'Batches'),
-          ' / ',
-          shortId(m.id),
-        ),
+        breadcrumb([['Batches', '#/batches']], shortId(m.id)),
         h(
           'div',
           { class: 'title-row' },
