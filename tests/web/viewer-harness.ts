@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, PageScreenshotOptions } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { LocalStack } from '../../src/cli/local-stack.js';
 import { startLocalStack } from '../../src/cli/local-stack.js';
@@ -35,6 +35,23 @@ export const PHONE = { width: 375, height: 812 };
 export const DESKTOP = { width: 1280, height: 900 };
 /** Where screenshots go: docs/screenshots/ with UPDATE_SCREENSHOTS=1, a temporary folder otherwise. */
 export const shots = screenshotDir(REPO_ROOT);
+
+/** True when the run rewrites the README's screenshots (UPDATE_SCREENSHOTS=1). */
+const UPDATING_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot of `page` as `name` in {@link shots} with UPDATE_SCREENSHOTS=1 (`options` as Playwright's,
+ * without `path`); otherwise takes none. No test reads a picture: they are for the README, and one taken on every
+ * run (into a temporary folder nobody opens) cost Chromium a render and a PNG, and sent it base64 through
+ * vitest's process (the run's browser server) to the test's: about 0.25 CPU-s each, 13 a run.
+ */
+export async function shoot(
+  page: Page,
+  name: string,
+  options: Omit<PageScreenshotOptions, 'path'> = {},
+): Promise<void> {
+  if (UPDATING_SCREENSHOTS) await page.screenshot({ ...options, path: join(shots, name) });
+}
 
 /** Largest screenshot committed for the README, bytes. */
 const MAX_SCREENSHOT_BYTES = 200 * 1024;
@@ -72,7 +89,7 @@ export function useViewerBrowser(): ViewerRig {
   afterAll(async () => {
     await rig.browser.close();
     await rig.mock.close();
-    if (process.env.UPDATE_SCREENSHOTS === '1') {
+    if (UPDATING_SCREENSHOTS) {
       for (const f of readdirSync(shots))
         expect([f, statSync(join(shots, f)).size <= MAX_SCREENSHOT_BYTES]).toEqual([f, true]);
     }
@@ -157,7 +174,7 @@ export async function submit(page: Page, preset: string, config?: string, screen
     await page.getByText('Advanced: config overrides, rubric and metadata').click();
     await page.getByLabel('Config overrides (JSON, optional)').fill(config);
   }
-  if (screenshot !== undefined) await page.screenshot({ path: join(shots, screenshot), fullPage: true });
+  if (screenshot !== undefined) await shoot(page, screenshot, { fullPage: true });
   await page.getByRole('button', { name: 'Start evaluation' }).click();
   await page.waitForURL(/#\/evaluations\/ev_/);
   return /#\/evaluations\/(ev_[^/?#]+)/.exec(page.url())?.[1] ?? '';

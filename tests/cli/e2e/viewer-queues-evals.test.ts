@@ -6,7 +6,6 @@
  * the list, an eval with its runs, and a run's page opened from its `report_url`, with its counts, each
  * criterion's results, the usage per model and every output item's grader results.
  */
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PAIRWISE_RUBRIC_EXAMPLE } from '../../../src/rubrics/examples.js';
@@ -14,7 +13,7 @@ import {
   DESKTOP,
   expectAccessible,
   PHONE,
-  shots,
+  shoot,
   SKIP_VIEWER,
   useViewerBrowser,
   useViewerStack,
@@ -95,7 +94,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     const shortcuts = page.locator('section.card', { has: page.locator('h2', { hasText: 'Keyboard shortcuts' }) });
     expect(await shortcuts.locator('dt').allInnerTexts()).toEqual(['A', 'B', 'T', 'C', 'Esc', 'Enter', 'Ctrl+Enter']);
     await expectAccessible(page);
-    await page.screenshot({ path: join(shots, 'labelling-desktop.png'), fullPage: true });
+    await shoot(page, 'labelling-desktop.png', { fullPage: true });
 
     // B, a comment (its letters type, not pick), Esc, Enter: the label goes, the next item comes.
     await page.keyboard.press('b');
@@ -332,7 +331,7 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     ).toBe('exact passed · 1');
     expect(await australia.locator('.grader-results li', { hasText: 'verdict' }).count()).toBe(1);
     await expectAccessible(page);
-    await page.screenshot({ path: join(shots, 'eval-run-desktop.png'), fullPage: true });
+    await shoot(page, 'eval-run-desktop.png', { fullPage: true });
 
     // The eval's page lists the run; the evals list (from the nav) lists the eval.
     await page.getByRole('link', { name: 'Capitals' }).click();

@@ -6,14 +6,13 @@
  * live debate, the lists and the key prompt are in viewer.test.ts; each file has its own stack and
  * browser, so the e2e project runs both at once.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFairEval, loadSummEval } from '../../../src/datasets/loaders.js';
 import {
   DESKTOP,
   expectAccessible,
   PHONE,
-  shots,
+  shoot,
   SKIP_VIEWER,
   useViewerBrowser,
   useViewerStack,
@@ -44,7 +43,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       expect(await page.locator('.ci-table .ci-point').count()).toBeGreaterThan(0);
       expect(await page.locator('.table tbody tr', { hasText: items[0]!.id }).count()).toBe(1);
       await expectAccessible(page);
-      await page.screenshot({ path: join(shots, 'meta-desktop.png'), fullPage: true });
+      await shoot(page, 'meta-desktop.png', { fullPage: true });
       await page.close();
     });
 
@@ -120,7 +119,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const tips = await page.locator('svg.scatter circle title').allTextContents();
       expect(tips.sort()).toEqual(scored.map((i) => `${i.itemId}: human ${i.human}, judge ${i.score}`).sort());
       await expectAccessible(page);
-      await page.screenshot({ path: join(shots, 'meta-pointwise-desktop.png'), fullPage: true });
+      await shoot(page, 'meta-pointwise-desktop.png', { fullPage: true });
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });
@@ -200,7 +199,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
           "(([t]) => t.scrollWidth <= t.parentElement.clientWidth)([document.querySelector('table.aspect-agreement')])",
         ),
       ).toBe(true);
-      await page.screenshot({ path: join(shots, 'meta-aspects-phone.png'), fullPage: true });
+      await shoot(page, 'meta-aspects-phone.png', { fullPage: true });
       expect(rig.browser.errorsOf(page)).toEqual([]);
       await page.close();
     });
@@ -396,8 +395,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
       const [top, height] = await page.evaluate<[number, number]>(
         '(([r]) => [r.top + window.scrollY, r.height])([document.querySelector(\'[aria-labelledby="card-changes"]\').getBoundingClientRect()])',
       );
-      await page.screenshot({
-        path: join(shots, 'rubric-changes-desktop.png'),
+      await shoot(page, 'rubric-changes-desktop.png', {
         fullPage: true,
         clip: { x: 0, y: top - 12, width: DESKTOP.width, height: height + 24 },
       });

@@ -8,7 +8,6 @@
  * 375 px (docs/screenshots/ with UPDATE_SCREENSHOTS=1, see tests/web/browser.ts).
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
@@ -17,7 +16,7 @@ import {
   DESKTOP,
   expectAccessible,
   PHONE,
-  shots,
+  shoot,
   SKIP_VIEWER,
   submit,
   useViewerBrowser,
@@ -97,7 +96,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       const createdText = await created.innerText();
       expect(createdText).toMatch(/^\d+ s ago$/);
       await expect.poll(() => created.innerText(), { timeout: WAIT_MS, interval: 100 }).not.toBe(createdText);
-      await page.screenshot({ path: join(shots, 'evaluation-live-desktop.png') });
+      await shoot(page, 'evaluation-live-desktop.png');
 
       await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
       await page.locator('.transcript').waitFor();
@@ -140,8 +139,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       await expectAccessible(page);
       await page.emulateMedia({ colorScheme: 'light' });
       // The verdict, the votes and the debate's first turn: the whole page would be ~400 KB.
-      await page.screenshot({
-        path: join(shots, 'evaluation-desktop.png'),
+      await shoot(page, 'evaluation-desktop.png', {
         fullPage: true,
         clip: { x: 0, y: 0, width: DESKTOP.width, height: 1100 },
       });
@@ -150,14 +148,13 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       await page.evaluate('window.scrollTo(0, 0)');
       // Nothing wider than the phone: no sideways scrolling.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
-      await page.screenshot({ path: join(shots, 'evaluation-phone.png') });
+      await shoot(page, 'evaluation-phone.png');
       // A phone screen's worth of the debate, cut from the whole page (a scrolled viewport can be
       // captured before it repaints).
       const debateTop = await page.evaluate<number>(
         "document.querySelector('.debate').getBoundingClientRect().top + window.scrollY",
       );
-      await page.screenshot({
-        path: join(shots, 'debate-phone.png'),
+      await shoot(page, 'debate-phone.png', {
         fullPage: true,
         clip: { x: 0, y: debateTop, width: PHONE.width, height: PHONE.height },
       });
@@ -227,7 +224,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       ]);
       for (const item of items) expect(await page.locator('.table tbody tr', { hasText: item.id }).count()).toBe(1);
       await expectAccessible(page);
-      await page.screenshot({ path: join(shots, 'batch-desktop.png'), fullPage: true });
+      await shoot(page, 'batch-desktop.png', { fullPage: true });
 
       // Evaluations list filtered by the batch, from the filter form; the filters stay in the URL.
       await page.goto(`${viewer.stack.url}/#/`);
@@ -239,7 +236,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       await expect.poll(() => page.locator('.list-table tbody tr').count()).toBe(4);
       expect(await page.locator('.list-table tbody tr', { hasText: 'succeeded' }).count()).toBe(4);
       await expectAccessible(page);
-      await page.screenshot({ path: join(shots, 'evaluations-desktop.png') });
+      await shoot(page, 'evaluations-desktop.png');
       // A metadata filter that matches nothing says so.
       await page.goto(`${viewer.stack.url}/#/?metadata=run:nothing-like-this`);
       await page.getByText('No evaluation matches these filters.').waitFor();
