@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { useTmpfsForRun } from './tests/support/run-tmpdir.js';
+import TribunalSequencer from './tests/support/sequencer.js';
 
 // Before the projects' configs load (the worker pool's Miniflare, the e2e stacks): the run's temp directory
 // is a fresh folder on tmpfs where the machine has one, removed at the end (tests/support/run-tmpdir.ts).
@@ -26,5 +27,7 @@ export default defineConfig({
     // the CLIs' output) is shown only when that test fails. The reporters read this from the root config, so
     // a project's own `silent` had no effect.
     silent: 'passed-only',
+    // vitest's order, but worker-shards' files start beside the e2e group's first files (tests/support/sequencer.ts).
+    sequence: { sequencer: TribunalSequencer },
   },
 });

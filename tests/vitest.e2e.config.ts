@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { GROUP_E2E } from './support/groups.js';
+import { GROUP_E2E, WORKERS_E2E } from './support/groups.js';
 import { WAIT_MS } from './support/patience.js';
 
 /**
@@ -27,12 +27,12 @@ export default defineConfig({
     // broker delivering nothing more after one failed log call under load, was fixed that evening
     // (src/cli/miniflare-queue-broker.ts). Four at load 15-26 passed but one file: integrations' consumer tsc
     // (13 CPU-s) ran out of its hook's time.
-    maxWorkers: 3,
+    maxWorkers: WORKERS_E2E,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     // `expect.poll` waits on an event like any other wait (vitest's default is 1 s); polled every 50 ms.
     expect: { poll: { timeout: WAIT_MS, interval: 50 } },
-    // After the node and worker projects' group (tests/support/groups.ts).
+    // After the node and worker projects' group, with worker-shards (tests/support/groups.ts).
     sequence: { groupOrder: GROUP_E2E },
   },
 });

@@ -23,7 +23,14 @@ const receiver = await startWebhookReceiver();
  * The worker project's configuration; `tests/vitest.worker-shards.config.ts` runs the same with `D1_SHARDS` 4
  * for everything in workerd (the objects and queue consumers too), over its own folder.
  */
-export function workerProject(o: { name: string; include: string[]; d1Shards: string }) {
+export function workerProject(o: {
+  name: string;
+  include: string[];
+  d1Shards: string;
+  /** Its group and the group's slots (tests/support/groups.ts); default the first group's. */
+  schedule?: { groupOrder: number; maxWorkers: number };
+}) {
+  const schedule = o.schedule ?? { groupOrder: GROUP_BEFORE_E2E, maxWorkers: WORKERS_BEFORE_E2E };
   return defineConfig({
     plugins: [
       cloudflareTest({
@@ -96,9 +103,9 @@ export function workerProject(o: { name: string; include: string[]; d1Shards: st
       // (CPU 78 s), 146-172 s with two (CPU 78-103 s) at load 8-12; 199 s (CPU 75 s) and 139 s (CPU 92 s) at
       // load 5-7.
       isolate: false,
-      maxWorkers: WORKERS_BEFORE_E2E,
-      // In node's group, after node's files and before e2e (tests/support/groups.ts).
-      sequence: { groupOrder: GROUP_BEFORE_E2E },
+      maxWorkers: schedule.maxWorkers,
+      // The worker project: in node's group, after node's files; worker-shards: in e2e's (tests/support/groups.ts).
+      sequence: { groupOrder: schedule.groupOrder },
       setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,

@@ -5,7 +5,8 @@
  * So a slower `npm test` shows which project grew, and whether in setup or in tests.
  *
  * `TRIBUNAL_TEST_TIMELINE=<file>` also writes one line per file as it ends: its start and end in seconds since
- * vitest started, its project and path (to see where slots stood idle: a runtime starting, a long file last).
+ * vitest started, its project and path, and its setup's seconds (to see where slots stood idle: a runtime
+ * starting, a long file last; a worker project's file with seconds of setup is a runtime's first).
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
@@ -57,7 +58,7 @@ export default class ProjectTimes implements Reporter {
     const timeline = process.env.TRIBUNAL_TEST_TIMELINE;
     if (timeline) {
       const at = (t: number) => ((t - this.runStart) / 1000).toFixed(1);
-      const line = `${at(this.starts.get(testModule.id) ?? span.last)} ${at(span.last)} ${testModule.project.name} ${testModule.relativeModuleId}\n`;
+      const line = `${at(this.starts.get(testModule.id) ?? span.last)} ${at(span.last)} ${testModule.project.name} ${testModule.relativeModuleId} ${(d.setupDuration / 1000).toFixed(1)}\n`;
       appendFileSync(timeline, line);
     }
   }
