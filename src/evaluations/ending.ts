@@ -44,7 +44,7 @@ export interface Ending {
   written?: { verdictJson: string | null; usage: UsageTotals; calls: readonly BilledCall[] };
   /**
    * The final write only: a token of this one call (random unless the caller gives one), by which a statement of
-   * its transaction finds what another wrote (the batch window's claim, src/batches/rows.ts).
+   * its transaction finds what another wrote (the batch window's claim, src/batches/window-claims.ts).
    */
   writeToken?: string;
 }
