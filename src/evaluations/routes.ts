@@ -25,7 +25,6 @@ import {
   cancelEvaluation,
   createEvaluationJob,
   requireEvaluation,
-  viewEvaluation,
   viewTask,
   viewTranscript,
 } from './service.js';
@@ -35,14 +34,9 @@ import type { SourceLinker } from './source.js';
 import { recordSource, sourceOfRequest } from './source.js';
 import { EvaluationListSchema, ListEvaluationsQuery } from './list-schemas.js';
 import { deleteEvaluation, listEvaluationsView } from './list.js';
-import {
-  archivedEvaluation,
-  archivedTask,
-  archivedTranscript,
-  findEvaluation,
-  findEvaluationWithResults,
-} from './archived.js';
+import { archivedTask, archivedTranscript, findEvaluation } from './archived.js';
 import { forwardEvents } from './stub.js';
+import { pollEvaluation } from './poll.js';
 import { isTerminal } from './status.js';
 import {
   acceptedResponses,
@@ -317,13 +311,7 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
       return c.body(null, 204);
     })
     // These three also read an evaluation the sweeper moved to the archive (./archived.ts).
-    .openapi(get, async (c) => {
-      const found = await findEvaluationWithResults(c.env, c.var.tenant, c.req.valid('param').id);
-      return c.json(
-        found.read ? await viewEvaluation(c.env, found.read.row, found.read) : archivedEvaluation(found.archived),
-        200,
-      );
-    })
+    .openapi(get, async (c) => c.json(await pollEvaluation(c.env, c.var.tenant, c.req.valid('param').id), 200))
     .openapi(transcript, async (c) => {
       const found = await findEvaluation(c.env, c.var.tenant, c.req.valid('param').id);
       return c.json(found.row ? await viewTranscript(c.env, found.row) : archivedTranscript(found.archived), 200);

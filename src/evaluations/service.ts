@@ -6,6 +6,7 @@
 import type { Bindings } from '../config/bindings.js';
 import { evaluationStub } from './stub.js';
 import type { StatusResult } from './rpc.js';
+import { progressOf } from './progress.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
 import { errorOf, markStartingStatement } from './job-rows.js';
@@ -419,33 +420,19 @@ function iso(ms: number | null): string | null {
 }
 
 /**
- * Progress while running comes from the Durable Object (D1's `calls_done` is written lazily); when the
- * object cannot answer, D1's figures are shown rather than failing the read.
- */
-async function progressOf(env: Bindings, row: EvaluationRecord): Promise<Evaluation['progress']> {
-  const fromD1 = { callsDone: row.callsDone, callsPlanned: row.callsPlanned };
-  if (row.status !== 'running') return fromD1;
-  try {
-    const snap = await evaluationStub(env, row.id).snapshot();
-    return snap ? { callsDone: snap.callsDone, callsPlanned: snap.callsPlanned } : fromD1;
-  } catch (err) {
-    log('warn', 'api.snapshot_failed', { evaluationId: row.id, error: messageOf(err) });
-    return fromD1;
-  }
-}
-
-/**
  * The evaluation as `GET /v1/evaluations/{id}` shows it.
  * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
+ * @param progress its progress when the caller has it ({@link progressOf}); default: asked here
  */
 export async function viewEvaluation(
   env: Bindings,
   row: EvaluationRecord,
   read?: Omit<EvaluationWithResults, 'row'>,
+  progress?: Evaluation['progress'],
 ): Promise<Evaluation> {
   const succeeded = row.status === 'succeeded' && row.deletedAt === null;
-  const [progress, verdictJson, usage] = await Promise.all([
-    progressOf(env, row),
+  const [shownProgress, verdictJson, usage] = await Promise.all([
+    progress ?? progressOf(env, row),
     // D1 keeps a verdict's JSON only where its own queries read it; else the evaluation's object has it.
     (async () => {
       const inD1 = read
@@ -466,7 +453,7 @@ export async function viewEvaluation(
     preset: row.preset,
     taskKind: row.taskKind,
     metadata: row.metadata,
-    progress,
+    progress: shownProgress,
     verdict,
     usage,
     cache: cacheViewOf(row),

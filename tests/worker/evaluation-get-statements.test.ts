@@ -2,11 +2,22 @@
  * `GET /v1/evaluations/{id}` reads the row, its verdict and its usage sums in ONE D1 statement
  * (src/evaluations/archived.ts `findEvaluationWithResults`): a client polling its running evaluations pays
  * it on every poll, and each statement costs the runtime a round of its own. The old read took two (the row,
- * then its usage sums) and three once the evaluation succeeded (its verdict too).
+ * then its usage sums) and three once the evaluation succeeded (its verdict too). A later poll of an evaluation
+ * its object still runs reads no D1 at all (src/evaluations/poll.ts); the end shows on the next poll.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiWith } from './api-fetch.js';
-import { drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
+import {
+  drainAlarms,
+  heldReplies,
+  insertJob,
+  PAIRWISE,
+  pollUntil,
+  releaseReplies,
+  replyInGroups,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -58,5 +69,35 @@ describe('GET /v1/evaluations/{id}', () => {
     expect((body.verdict as { winner: unknown } | null)?.winner).toBeTypeOf('string');
     expect((body.usage as { calls: number }).calls).toBeGreaterThan(0);
     expect(statements).toHaveLength(1);
+  });
+
+  it('answers a later poll of an evaluation its object runs from the object alone, and shows its end at once', async () => {
+    const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
+    // The mock holds the calls' replies until the test releases them: the object runs the evaluation meanwhile.
+    await replyInGroups(id, Infinity);
+    await testEnv.JOBS.send({ id });
+    await pollUntil(
+      () => heldReplies(id),
+      (n) => n >= callsPlanned,
+    );
+    const first = await get(id);
+    expect(first.body).toMatchObject({
+      id,
+      status: 'running',
+      progress: { callsDone: 0, callsPlanned },
+      verdict: null,
+    });
+    expect(first.statements).toHaveLength(1);
+    const later = await get(id);
+    expect(later.body).toEqual(first.body);
+    expect(later.statements).toHaveLength(0);
+    // Before the calls' timeout, so no attempt is repeated: the held replies go, and later ones are not held.
+    await replyInGroups(id, 1);
+    await releaseReplies(id);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const ended = await get(id);
+    expect(ended.body).toMatchObject({ id, status: 'succeeded', progress: { callsDone: callsPlanned } });
+    expect((ended.body.verdict as { winner: unknown } | null)?.winner).toBeTypeOf('string');
+    expect(ended.statements).toHaveLength(1);
   });
 });
