@@ -123,8 +123,11 @@ export function providerGateStub<T extends ProviderGateObject>(
   return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(name));
 }
 
-/** A kept slot nobody took goes back to the gate after this long, ms (./lease-pool.ts): 50. */
-export const GATE_SLOT_IDLE_MS = 50;
+/**
+ * A kept slot nobody took goes back to the gate after this long, ms (./lease-pool.ts): 250. Long enough for a tenant's
+ * next single call to the same shard to find it at a few items a second per shard; within the reuse time it bounds.
+ */
+export const GATE_SLOT_IDLE_MS = 250;
 
 /** This isolate's kept slots (./lease-pool.ts), shared by the evaluations it runs; built on first use. */
 let isolatePool: LeasePool | null = null;
