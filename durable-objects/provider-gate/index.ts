@@ -74,8 +74,8 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
 
   /** Gives back the slots of `releases` and saves the window once (a 429 among them cuts it: logged). */
   private giveBack(gate: ConcurrencyGate, releases: readonly GateRelease[]): void {
-    for (const { id, outcome, oks } of releases)
-      if (gate.release(id, outcome, oks)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
+    for (const { id, outcome } of releases)
+      if (gate.release(id, outcome)) log('warn', 'gate.window_cut', { window: gate.aimd.limit() });
     this.save(gate);
   }
 

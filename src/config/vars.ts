@@ -130,12 +130,6 @@ export const VARS = {
     'attempts',
     'Most LLM attempts in flight per provider and model; 0 turns the gate off.',
   ),
-  PROVIDER_GATE_REUSE_MS: spec(
-    integer(0, 60_000),
-    '0',
-    'ms',
-    "How long after the provider gate granted a slot a Worker isolate may reuse it for the same tenant's next attempt without asking the gate again (only slots granted at once, never past a refusal); 0 = every attempt asks.",
-  ),
   MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
   OTLP_MAX_BODY_BYTES: spec(
     integer(1),

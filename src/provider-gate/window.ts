@@ -104,16 +104,13 @@ export class ConcurrencyGate {
   /**
    * Gives back the slot of `id` with its outcome: a 429 cuts the window (once per epoch), a reply grows it
    * while the window is the limit. Unknown ids (released twice, or reaped) are ignored.
-   * @param oks earlier successful attempts on the same slot (an isolate reused it: ./lease-pool.ts), each counted
-   *   as a reply before the outcome. Default 0.
    * @returns true when this release cut the window.
    */
-  release(id: string, outcome: GateOutcome, oks = 0): boolean {
+  release(id: string, outcome: GateOutcome): boolean {
     const lease = this.leases.get(id);
     if (!lease) return false;
     const full = this.leases.size + this.waitingCount() >= this.aimd.limit();
     this.leases.delete(id);
-    for (let i = 0; i < oks; i++) this.aimd.onSuccess(full);
     let cut = false;
     if (outcome === 'rate_limited') cut = this.aimd.onRateLimited(lease.epoch);
     else if (outcome === 'ok') this.aimd.onSuccess(full);

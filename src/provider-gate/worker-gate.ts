@@ -28,8 +28,6 @@ import { log, messageOf } from '../log/log.js';
 import type { GateLease, GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { GateStats, Grant } from './window.js';
 import { gateName } from '../llm/provider-gate-hook.js';
-import type { HeldSlot, SlotKey } from './lease-pool.js';
-import { LeasePool } from './lease-pool.js';
 
 /** The window's bounds as the deployment sets them. */
 export interface GateLimits {
@@ -41,8 +39,6 @@ export interface GateLimits {
 export interface GateRelease {
   id: string;
   outcome: GateOutcome;
-  /** Successful attempts on the slot before this outcome (the isolate reused it: ./lease-pool.ts). Default 0. */
-  oks?: number;
 }
 
 /** The gate object's RPC methods. */
@@ -123,21 +119,6 @@ export function providerGateStub<T extends ProviderGateObject>(
   return env.PROVIDER_GATE.get(env.PROVIDER_GATE.idFromName(name));
 }
 
-/**
- * A kept slot nobody took goes back to the gate after this long, ms (./lease-pool.ts): 250. Long enough for a tenant's
- * next single call to the same shard to find it at a few items a second per shard; within the reuse time it bounds.
- */
-export const GATE_SLOT_IDLE_MS = 250;
-
-/** This isolate's kept slots (./lease-pool.ts), shared by the evaluations it runs; built on first use. */
-let isolatePool: LeasePool | null = null;
-
-/** The isolate's pool for a reuse time of `reuseMs` (a changed setting, as in tests, starts a new pool). */
-function poolFor(reuseMs: number): LeasePool {
-  if (isolatePool?.options.reuseMs !== reuseMs) isolatePool = new LeasePool({ reuseMs, idleMs: GATE_SLOT_IDLE_MS });
-  return isolatePool;
-}
-
 /** Who the attempts are for, and where they go. */
 interface ChannelOf {
   stub: DurableObjectStub<ProviderGateObject>;
@@ -145,9 +126,6 @@ interface ChannelOf {
   tenant: string;
   evaluationId: string;
   provider: string;
-  /** The isolate's kept slots, and this channel's key in it (gate shard and tenant). */
-  pool: LeasePool;
-  key: SlotKey;
 }
 
 /** An attempt's ask for a slot, waiting for its lease. */
@@ -169,45 +147,15 @@ class GateChannel {
   constructor(private readonly of: ChannelOf) {}
 
   acquire(id: string, callId: string): Promise<GateLease> {
-    // A slot this isolate keeps for the tenant (./lease-pool.ts): no RPC at all.
-    const kept = this.of.pool.take(this.of.key);
-    if (kept) return Promise.resolve(this.leaseOf(kept));
     return new Promise((resolve) => {
       this.asks.push({ id, callId, resolve });
       this.flushSoon();
     });
   }
 
-  private release(id: string, outcome: GateOutcome, oks = 0): void {
-    this.held.push(oks > 0 ? { id, outcome, oks } : { id, outcome });
+  private release(id: string, outcome: GateOutcome): void {
+    this.held.push({ id, outcome });
     this.flushSoon();
-  }
-
-  /** The lease of a held slot: a success may keep it for the tenant's next attempt; else it goes back. */
-  private leaseOf(slot: HeldSlot): GateLease {
-    let released = false;
-    return {
-      release: (outcome) => {
-        if (released) return;
-        released = true;
-        if (outcome === 'ok' && this.of.pool.keep(this.of.key, slot)) this.sweepSoon();
-        else this.release(slot.id, outcome, slot.oks);
-      },
-    };
-  }
-
-  /**
-   * Kept slots nobody took go back once idle: one sweep per key in the isolate, run in the invocation of the evaluation
-   * that armed it; a sweep whose invocation is gone is armed again by the next one (./lease-pool.ts `armSweep`).
-   */
-  private sweepSoon(): void {
-    const { pool, key } = this.of;
-    if (!pool.armSweep(key)) return;
-    setTimeout(() => {
-      pool.swept(key);
-      for (const s of pool.expired(key)) this.release(s.id, 'ok', s.oks - 1);
-      if (pool.holds(key)) this.sweepSoon();
-    }, GATE_SLOT_IDLE_MS);
   }
 
   /**
@@ -242,12 +190,8 @@ class GateChannel {
       return;
     }
     asks.forEach((a, i) => {
-      if (grants[i]) this.granted(a, false);
-      else {
-        // The window is full or others wait: no tenant keeps a slot of this shard for a while; what is kept goes back.
-        for (const s of this.of.pool.contend(this.of.key.shard)) this.release(s.id, 'ok', s.oks - 1);
-        void this.waitTurn(a);
-      }
+      if (grants[i]) this.granted(a);
+      else void this.waitTurn(a);
     });
   }
 
@@ -260,12 +204,18 @@ class GateChannel {
       a.resolve({ release: () => undefined });
       return;
     }
-    this.granted(a, true);
+    this.granted(a);
   }
 
-  /** @param waited whether the ask waited its turn (such a slot is never kept for reuse). */
-  private granted(a: Ask, waited: boolean): void {
-    a.resolve(this.leaseOf(this.of.pool.granted(a.id, waited)));
+  private granted(a: Ask): void {
+    let released = false;
+    a.resolve({
+      release: (outcome) => {
+        if (released) return;
+        released = true;
+        this.release(a.id, outcome);
+      },
+    });
   }
 
   private warn(event: string, callId: string | undefined, e: unknown): void {
@@ -284,7 +234,6 @@ export function providerGateOf<T extends ProviderGateObject>(
 ): ProviderGate | undefined {
   const limits = gateLimitsOf(env);
   if (!limits) return undefined;
-  const pool = poolFor(configOf(env).PROVIDER_GATE_REUSE_MS);
   const shards = gateShards(limits);
   const shard = gateShardOf(who.evaluationId, shards);
   const own = shardLimits(limits, shard, shards);
@@ -296,16 +245,7 @@ export function providerGateOf<T extends ProviderGateObject>(
       let channel = channels.get(key);
       if (!channel) {
         const stub = providerGateStub(env, provider, model, shard);
-        channel = new GateChannel({
-          stub,
-          limits: own,
-          tenant: who.tenant,
-          evaluationId: who.evaluationId,
-          provider,
-          pool,
-          // The shard and the tenant: a kept slot serves only attempts the gate's turns would give it to.
-          key: { shard: `${key}\u0000${shard}`, tenant: who.tenant },
-        });
+        channel = new GateChannel({ stub, limits: own, tenant: who.tenant, evaluationId: who.evaluationId, provider });
         channels.set(key, channel);
       }
       return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId);
