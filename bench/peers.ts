@@ -13,7 +13,7 @@
  * says how to install them and exits 2.
  *
  * ```
- * npm run bench:peers -- [--items 200] [--concurrency 16] [--latency 250] [--tools autoevals,promptfoo,tribunal] [--wait prefer]
+ * npm run bench:peers -- [--items 200] [--concurrency 16] [--latency 250] [--tools autoevals,promptfoo,tribunal] [--wait prefer] [--var K=V]
  * ```
  */
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -61,6 +61,7 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
   --split S           yes: after the measured items, as many again with V8's profiler in each isolate,
                       to split workerd's CPU into the Worker's isolates, the local runtime's emulation and
                       workerd outside them (bench/isolate-cpu.ts); no: skip (default yes)
+  --var K=V           a Worker variable for Tribunal's run (repeatable), e.g. PROVIDER_CONCURRENCY_MAX=0
   -h, --help          this text
 
 Needs the peers installed: npm --prefix bench/peers ci`,
@@ -73,6 +74,7 @@ Needs the peers installed: npm --prefix bench/peers ci`,
     'peers-dir': { type: 'string', default: join(REPO_ROOT, 'bench', 'peers') },
     'log-level': { type: 'string', default: 'info' },
     split: { type: 'string', default: 'yes' },
+    var: { type: 'string', multiple: true },
   },
 } as const satisfies CliSpec<CliOptions>;
 
@@ -326,6 +328,7 @@ async function runTribunal(
   wait: Wait,
   logLevel: LogLevel,
   split: boolean,
+  vars: Record<string, string>,
 ): Promise<Row> {
   let stack: LocalStack | undefined;
   const inspectorPort = split ? await freePort() : undefined;
@@ -339,11 +342,14 @@ async function runTribunal(
       llmModel: MODEL,
       logFile: join(tmpdir(), 'tribunal-bench-peers.log'),
       crons: false,
-      vars: { LOG_LEVEL: logLevel },
+      vars: { LOG_LEVEL: logLevel, ...vars },
       ...(inspectorPort === undefined ? {} : { inspectorPort }),
     });
     const url = stack.url;
-    const how = `fastchat-pair, calibration off; LOG_LEVEL ${logLevel}; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
+    const varNote = Object.entries(vars)
+      .map(([k, v]) => `; ${k}=${v}`)
+      .join('');
+    const how = `fastchat-pair, calibration off; LOG_LEVEL ${logLevel}${varNote}; local runtime Miniflare; verdict ${wait === 'prefer' ? 'in the POST response (Prefer: wait)' : 'over SSE after the POST'}`;
     // workerd makes the evaluation's new object inside the API's RPC to it (`fastStart`), under the API's lock;
     // deployed, the object is made elsewhere (perf: 282 of 284 samples of Actor::Actor under that call).
     const profiled =
@@ -447,6 +453,12 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const split = (choiceOption(values.split, 'split', ['yes', 'no'] as const) ?? 'yes') === 'yes';
   PEERS = values['peers-dir'];
+  const vars: Record<string, string> = {};
+  for (const kv of values.var ?? []) {
+    const at = kv.indexOf('=');
+    if (at < 1) throw new Error(`--var: ${kv} is not K=V`);
+    vars[kv.slice(0, at)] = kv.slice(at + 1);
+  }
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter(
     (p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')),
@@ -466,13 +478,15 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
       else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
       else if (tool === 'forward') rows.push(await runForward(n, c, mock, split));
-      else rows.push(await runTribunal(n, c, mock, wait, logLevel, split));
+      else rows.push(await runTribunal(n, c, mock, wait, logLevel, split, vars));
     }
   } finally {
     await mock.stop();
   }
   rows.sort((a, b) => TOOLS.indexOf(a.tool) - TOOLS.indexOf(b.tool));
   const base = rows.find((r) => r.tool === 'autoevals')?.itemsPerSecond;
+  const floor = rows.find((r) => r.tool === 'forward')?.itemsPerSecond;
+  const ours = rows.find((r) => r.tool === 'tribunal')?.itemsPerSecond;
   console.log(
     [
       `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s; Tribunal's state on ${benchStateRoot().why}`,
@@ -484,6 +498,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
         (r) =>
           `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${r.workerdCpuMs === null ? 'n/a' : f2(r.workerdCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
       ),
+      ...(floor && ours ? ['', `tribunal / forward: ${f2(ours / floor)}×`] : []),
       ...splitLines(rows),
     ].join('\n'),
   );
