@@ -20,8 +20,11 @@ import type { EvaluationWithResults } from './rows.js';
 import type { Evaluation } from './schemas.js';
 import { viewEvaluation } from './service.js';
 
-/** Running evaluations' rows one isolate keeps for their polls (512). */
-export const POLL_MEMO_MAX = 512;
+/**
+ * Running evaluations' rows one isolate keeps for their polls (256): a row with the largest metadata the API takes
+ * is ~64 KB, so at most ~16 MB of the isolate's 128 MB.
+ */
+export const POLL_MEMO_MAX = 256;
 
 /** How long a kept row answers polls before D1 is read again, ms (5,000). */
 export const POLL_MEMO_TTL_MS = 5_000;

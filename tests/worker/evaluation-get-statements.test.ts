@@ -6,7 +6,7 @@
  * its object still runs reads no D1 at all (src/evaluations/poll.ts); the end shows on the next poll.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiWith } from './api-fetch.js';
+import { api, apiWith } from './api-fetch.js';
 import {
   drainAlarms,
   heldReplies,
@@ -100,4 +100,30 @@ describe('GET /v1/evaluations/{id}', () => {
     expect((ended.body.verdict as { winner: unknown } | null)?.winner).toBeTypeOf('string');
     expect(ended.statements).toHaveLength(1);
   });
+
+  it.each(['cancel', 'delete'] as const)(
+    'shows a %s made after a poll kept the running row: the next poll reads D1 and answers as it does',
+    async (end) => {
+      const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
+      await replyInGroups(id, Infinity);
+      await testEnv.JOBS.send({ id });
+      await pollUntil(
+        () => heldReplies(id),
+        (n) => n >= callsPlanned,
+      );
+      expect((await get(id)).body).toMatchObject({ status: 'running' });
+      // The second poll is answered from the kept row: it is what the end must get past.
+      expect((await get(id)).statements).toHaveLength(0);
+      if (end === 'cancel') {
+        expect((await api(`/v1/evaluations/${id}/cancel`, { method: 'POST' })).status).toBe(200);
+        const after = await get(id);
+        expect(after.body).toMatchObject({ id, status: 'cancelled', verdict: null });
+        expect(after.statements.length).toBeGreaterThan(0);
+      } else {
+        expect((await api(`/v1/evaluations/${id}`, { method: 'DELETE' })).status).toBe(204);
+        expect((await api(`/v1/evaluations/${id}`)).status).toBe(404);
+      }
+      await releaseReplies(id);
+    },
+  );
 });
