@@ -16,7 +16,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { choiceOption, intOption, parseCliOrExit } from '../src/cli/args.js';
+import { choiceOption, intOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
 import { freePort } from '../src/cli/ports.js';
 import { LOG_LEVELS } from '../src/log/log.js';
@@ -62,12 +62,10 @@ const values = await parseCliOrExit(CLI, (v) => {
   for (const name of ['inflight', 'rounds', 'latency', 'top'] as const) intOption(v[name], name, 1);
   choiceOption(v.wait, 'wait', ['prefer', 'poll']);
   choiceOption(v['log-level'], 'log-level', LOG_LEVELS);
-  for (const kv of v.var ?? []) if (!/^[A-Z_]+=/.test(kv)) throw new Error(`--var ${kv}: expected NAME=value`);
+  varsOption(v.var);
 });
 /** The run's Worker variables from `--var`. */
-const VARS = Object.fromEntries(
-  (values.var ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const VARS = varsOption(values.var);
 const N = Number(values.inflight);
 const R = Number(values.rounds);
 const L = Number(values.latency);

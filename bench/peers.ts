@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { choiceOption, intOption, isMain, runCli } from '../src/cli/args.js';
+import { choiceOption, intOption, isMain, runCli, varsOption } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
 import { REPO_ROOT } from '../src/cli/worker-bundle.js';
@@ -453,12 +453,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const split = (choiceOption(values.split, 'split', ['yes', 'no'] as const) ?? 'yes') === 'yes';
   PEERS = values['peers-dir'];
-  const vars: Record<string, string> = {};
-  for (const kv of values.var ?? []) {
-    const at = kv.indexOf('=');
-    if (at < 1) throw new Error(`--var: ${kv} is not K=V`);
-    vars[kv.slice(0, at)] = kv.slice(at + 1);
-  }
+  const vars = varsOption(values.var);
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter(
     (p) => tools.includes(p) && !existsSync(join(PEERS, 'node_modules', p, 'package.json')),

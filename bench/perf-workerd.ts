@@ -18,6 +18,7 @@ import { WARM_UP, closedLoop, judgeOnce } from './peers.js';
 import { PERF_HZ, perfKinds, perfTable } from './perf-kinds.js';
 import { runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
+import { fromWorkingDir } from './working-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:perf -- [options]
@@ -52,6 +53,8 @@ const stack = await startBenchStack({
   crons: false,
   vars: { LOG_LEVEL: 'info' },
 });
+/** Where perf writes its data: `--out` from where the command was run. */
+const perfOut = fromWorkingDir(values.out);
 try {
   const url = stack.url;
   // As bench:peers numbers them: warm-up items -1..-WARM_UP, then the measured 0..N-1.
@@ -61,7 +64,7 @@ try {
     .trim()
     .split('\n')[0];
   if (!workerd) throw new Error('no workerd process in the local stack');
-  const perf = spawn('perf', ['record', '-F', String(PERF_HZ), '-g', '-o', values.out, '-p', workerd], {
+  const perf = spawn('perf', ['record', '-F', String(PERF_HZ), '-g', '-o', perfOut, '-p', workerd], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // perf attaches within a few ms; a second of margin keeps the first items sampled.
@@ -71,12 +74,12 @@ try {
   const after = runtimeCpuMs(stack.runtimePid);
   perf.kill('SIGINT');
   await new Promise((resolve) => perf.once('exit', resolve));
-  const kinds = perfKinds(values.out);
+  const kinds = perfKinds(perfOut);
   const total = kinds.total;
   const msPerSample = 1000 / PERF_HZ;
   console.log(
     [
-      `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, ${failed} failed${firstError ? ` (first: ${firstError})` : ''}, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${values.out}`,
+      `${N} items, C = ${C}: ${(N / seconds).toFixed(1)} items/s, ${failed} failed${firstError ? ` (first: ${firstError})` : ''}, workerd ${((after.workerd - before.workerd) / N).toFixed(2)} CPU ms per verdict (from /proc); ${total} samples, ${((total * msPerSample) / N).toFixed(2)} ms per verdict sampled; perf data in ${perfOut}`,
       '',
       ...perfTable(kinds, N, 'verdict'),
     ].join('\n'),

@@ -29,7 +29,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { choiceOption, parseCliOrExit } from '../src/cli/args.js';
+import { choiceOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
 import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
@@ -77,12 +77,10 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
 const values = await parseCliOrExit(CLI, (v) => {
   choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
   choiceOption(v['supports-n'], 'supports-n', ['true', 'false']);
-  for (const kv of v.var ?? []) if (kv.indexOf('=') < 1) throw new Error(`--var: ${kv} is not K=V`);
+  varsOption(v.var);
 });
 /** `--var K=V`, applied after the named options. */
-const VARS: Record<string, string> = Object.fromEntries(
-  (values.var ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const VARS = varsOption(values.var);
 const RUNTIME = values.runtime === 'wrangler' ? 'wrangler' : 'miniflare';
 const L = Number(values.latency);
 const K = Number(values.k);

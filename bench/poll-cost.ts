@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { intOption, parseCliOrExit } from '../src/cli/args.js';
+import { intOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
 import { startMockProcess } from './mock-process.js';
 import { runtimeCpuMs } from './proc-cpu.js';
@@ -22,6 +22,7 @@ import { freePort } from '../src/cli/ports.js';
 import type { CpuProfile } from './cpu-profile.js';
 import { session, tables } from './cpu-profile.js';
 import { profileIsolates, splitCpu, splitTable, threadSplitMs, workerdPid } from './isolate-cpu.js';
+import { fromWorkingDir } from './working-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:poll -- [options]
@@ -51,12 +52,10 @@ const CLI = {
 
 const values = await parseCliOrExit(CLI, (v) => {
   for (const name of ['evaluations', 'requests', 'reps', 'top'] as const) intOption(v[name], name, 1);
-  for (const kv of v.var ?? []) if (kv.indexOf('=') < 1) throw new Error(`--var: ${kv} is not K=V`);
+  varsOption(v.var);
 });
 /** `--var K=V`. */
-const VARS = Object.fromEntries(
-  (values.var ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const VARS = varsOption(values.var);
 const E = Number(values.evaluations);
 const R = Number(values.requests);
 const K = Number(values.reps);
@@ -77,11 +76,7 @@ const stack = await startBenchStack({
 /** workerd CPU ms per request of `paths` fetched in turn, `R` requests; each answer's status must be `want`. */
 async function cpuPerRequest(paths: readonly string[], want: number): Promise<number> {
   const before = runtimeCpuMs(stack.runtimePid).workerd;
-  for (let i = 0; i < R; i++) {
-    const r = await fetch(`${stack.url}${paths[i % paths.length] ?? ''}`);
-    await r.arrayBuffer();
-    if (r.status !== want) throw new Error(`GET ${paths[i % paths.length]}: HTTP ${r.status}, expected ${want}`);
-  }
+  await getAll(paths, want);
   return (runtimeCpuMs(stack.runtimePid).workerd - before) / R;
 }
 
@@ -211,7 +206,7 @@ try {
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '';
     lines.push(`| ${k} | ${running.toFixed(2)} | ${health.toFixed(2)} | ${missing.toFixed(2)} | ${load} |`);
   }
-  if (values.perf !== undefined) lines.push('', ...(await perfPass(values.perf, paths.running)));
+  if (values.perf !== undefined) lines.push('', ...(await perfPass(fromWorkingDir(values.perf), paths.running)));
   if (inspectorPort !== undefined) lines.push('', ...(await profiled(inspectorPort, paths.running)));
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {

@@ -18,6 +18,7 @@ import { startMockProcess } from './mock-process.js';
 import { benchStateDir } from './state-dir.js';
 import type { CpuProfile } from './cpu-profile.js';
 import { session, tables } from './cpu-profile.js';
+import { fromWorkingDir } from './working-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:profile -- [options]
@@ -107,14 +108,15 @@ try {
   const seconds = await loop(N, 0);
   const { profile } = (await s.send('Profiler.stop')) as { profile: CpuProfile };
   s.close();
-  writeFileSync(values.out, JSON.stringify(profile));
+  const out = fromWorkingDir(values.out);
+  writeFileSync(out, JSON.stringify(profile));
   const t = tables(profile, N, Number(values.interval));
   const top = Number(values.top);
   const rows = (list: [string, number][]) =>
     list.slice(0, top).map(([k, ms]) => `| ${ms.toFixed(3)} | ${((100 * ms) / t.total).toFixed(1)}% | \`${k}\` |`);
   console.log(
     [
-      `${N} items, C = ${C}, L = ${values.latency} ms, LOG_LEVEL ${values['log-level']}: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${values.out}`,
+      `${N} items, C = ${C}, L = ${values.latency} ms, LOG_LEVEL ${values['log-level']}: ${(N / seconds).toFixed(1)} items/s while sampled every ${values.interval} µs (${target.title}); profile in ${out}`,
       `the isolate held the thread ${t.total.toFixed(2)} ms per item (samples × the sampler's achieved period, ${t.periodUs} µs; V8 takes no sample while workerd runs another isolate), of which (idle) is the isolate locked but waiting`,
       '',
       '| self ms / item | share | function |',

@@ -22,6 +22,7 @@ import type { LimitRow } from './scale-limits.js';
 import type { Layout, Load } from './scale-layouts.js';
 import { bindingRow, GATE_SLOTS_PER_SHARD, limitRows } from './scale-limits.js';
 import { AS_BUILT, DEFAULT_LOAD, TARGET, TODAY } from './scale-layouts.js';
+import { fromWorkingDir } from './working-dir.js';
 
 const CLI = {
   usage: `usage: npm run bench:scale-model -- [options]
@@ -135,7 +136,9 @@ function d1Options(f: PresetFootprint, load: Load): string {
 }
 
 function main(values: CliValues<typeof CLI.options>): number {
-  const file = values.footprint.startsWith('/') ? values.footprint : join(ROOT, values.footprint);
+  // The default is the repository's committed footprint; a path given is read from where the command was run.
+  const file =
+    values.footprint === CAPACITY_FOOTPRINT_PATH ? join(ROOT, values.footprint) : fromWorkingDir(values.footprint);
   const footprint = JSON.parse(readFileSync(file, 'utf8')) as CapacityFootprint;
   const f = footprint.presets[values.preset];
   if (!f)

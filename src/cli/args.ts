@@ -188,6 +188,20 @@ export function intOption(
   return n;
 }
 
+/**
+ * `--var K=V` options (repeatable) as the Worker variables they name, in order; none gives `{}`.
+ * @throws UsageError naming the option when one is not `K=V` with a non-empty K.
+ */
+export function varsOption(values: readonly string[] | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const kv of values ?? []) {
+    const at = kv.indexOf('=');
+    if (at < 1) throw new UsageError(`--var must be K=V, got ${JSON.stringify(kv)}`);
+    vars[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  return vars;
+}
+
 /** One of `choices`, or `undefined` when not given. Throws {@link UsageError}. */
 export function choiceOption<C extends string>(
   value: string | undefined,

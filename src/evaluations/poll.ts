@@ -10,12 +10,14 @@
  * before. The D1 read is what a poll cost the runtime most (BENCHMARKS.md, `npm run bench:poll`).
  *
  * The rows are kept per isolate, at most {@link POLL_MEMO_MAX} of them (the least recently read go first),
- * each for {@link POLL_MEMO_TTL_MS} at most: an end D1 records without the object (a start the jobs queue
- * dead-lettered while the object ran it) shows within that time.
+ * and a row answers polls for {@link POLL_MEMO_TTL_MS} at most after it was read: an end D1 records without the
+ * object (a start the jobs queue dead-lettered while the object ran it) shows within that time. A row past it
+ * stays in memory until its next poll or until newer rows push it out.
  */
 import type { Bindings } from '../config/bindings.js';
 import { archivedEvaluation, findEvaluationWithResults } from './archived.js';
-import { progressOf, runningSnapshot } from './progress.js';
+import { runningSnapshot } from './progress.js';
+import type { EvaluationSnapshot } from './rpc.js';
 import type { EvaluationWithResults } from './rows.js';
 import type { Evaluation } from './schemas.js';
 import { viewEvaluation } from './service.js';
@@ -44,20 +46,22 @@ export async function pollEvaluation(env: Bindings, tenant: string, id: string):
   const key = keyOf(tenant, id);
   const known = kept.get(key);
   kept.delete(key);
+  // The object's answer, when this poll asked it: a kept row it no longer backs reads D1 but not the object again.
+  let asked: EvaluationSnapshot | null | undefined;
   if (known && Date.now() - known.at < POLL_MEMO_TTL_MS) {
-    const snap = await runningSnapshot(env, id);
-    if (snap?.status === 'running') {
+    asked = await runningSnapshot(env, id);
+    if (asked?.status === 'running') {
       keep(key, known);
-      return viewEvaluation(env, known.read.row, known.read, await progressOf(env, known.read.row, snap));
+      return viewEvaluation(env, known.read.row, known.read, asked);
     }
   }
   const found = await findEvaluationWithResults(env, tenant, id);
   if (!found.read) return archivedEvaluation(found.archived);
   const { read } = found;
   if (read.row.status !== 'running') return viewEvaluation(env, read.row, read);
-  const snap = await runningSnapshot(env, id);
+  const snap = asked === undefined ? await runningSnapshot(env, id) : asked;
   if (snap?.status === 'running') keep(key, { read, at: Date.now() });
-  return viewEvaluation(env, read.row, read, await progressOf(env, read.row, snap));
+  return viewEvaluation(env, read.row, read, snap);
 }
 
 function keep(key: string, entry: { read: EvaluationWithResults; at: number }): void {

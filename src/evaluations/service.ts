@@ -5,7 +5,7 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { evaluationStub } from './stub.js';
-import type { StatusResult } from './rpc.js';
+import type { EvaluationSnapshot, StatusResult } from './rpc.js';
 import { progressOf } from './progress.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
@@ -422,17 +422,18 @@ function iso(ms: number | null): string | null {
 /**
  * The evaluation as `GET /v1/evaluations/{id}` shows it.
  * @param read its verdict JSON and usage sums when the caller read them with the row ({@link readWithResults})
- * @param progress its progress when the caller has it ({@link progressOf}); default: asked here
+ * @param snap the object's snapshot when the caller asked it already (./progress.ts `runningSnapshot`: null when it
+ *   could not answer); default: asked here while the row says running
  */
 export async function viewEvaluation(
   env: Bindings,
   row: EvaluationRecord,
   read?: Omit<EvaluationWithResults, 'row'>,
-  progress?: Evaluation['progress'],
+  snap?: EvaluationSnapshot | null,
 ): Promise<Evaluation> {
   const succeeded = row.status === 'succeeded' && row.deletedAt === null;
   const [shownProgress, verdictJson, usage] = await Promise.all([
-    progress ?? progressOf(env, row),
+    progressOf(env, row, snap),
     // D1 keeps a verdict's JSON only where its own queries read it; else the evaluation's object has it.
     (async () => {
       const inD1 = read

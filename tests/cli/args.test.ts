@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/args.js';
-import { choiceOption, describeError, intOption, jsonObjectOption, runCli, UsageError } from '../../src/cli/args.js';
+import {
+  choiceOption,
+  describeError,
+  intOption,
+  jsonObjectOption,
+  runCli,
+  UsageError,
+  varsOption,
+} from '../../src/cli/args.js';
 
 const spec = {
   usage: 'usage: demo --name N [--loud]\n\n  --name N   who',
@@ -81,6 +89,13 @@ describe('option values', () => {
       expect(() => intOption(bad, 'port', 1, 65_535)).toThrow(UsageError);
     }
     expect(() => intOption('x', 'port', 1, 65_535)).toThrow('--port must be a whole number from 1 to 65535, got "x"');
+  });
+
+  it('reads --var K=V as Worker variables (a value may hold "="), or names the option', () => {
+    expect(varsOption(undefined)).toEqual({});
+    expect(varsOption(['A=1', 'B=x=y', 'C='])).toEqual({ A: '1', B: 'x=y', C: '' });
+    for (const bad of ['A', '=1', '']) expect(() => varsOption([bad])).toThrow(UsageError);
+    expect(() => varsOption(['A'])).toThrow('--var must be K=V, got "A"');
   });
 
   it('accepts one of the choices only', () => {

@@ -19,6 +19,7 @@ import { GROUP_E2E } from './groups.js';
 /** The project whose files join the e2e group's head. */
 const SHARDS = 'worker-shards';
 
+/** Vitest's own order (failed files first, then the longest by the last run's times), with worker-shards' files spliced in by {@link spliceShards}. */
 export default class TribunalSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     return spliceShards(await super.sort(files));

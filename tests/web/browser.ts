@@ -4,7 +4,7 @@
  * missing), on a new empty profile per launch, or a new context of the e2e run's one browser
  * (tests/support/browser-broker.ts).
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -136,20 +136,6 @@ export async function launchBrowser(broker?: string): Promise<TestBrowser> {
     },
     close: end,
   };
-}
-
-/**
- * Where screenshots go: `docs/screenshots/` (the committed ones the README shows) when
- * `UPDATE_SCREENSHOTS=1`, else a temporary folder, so a test run does not rewrite committed files
- * (ids and times differ on every run).
- */
-export function screenshotDir(repoRoot: string): string {
-  const dir =
-    process.env.UPDATE_SCREENSHOTS === '1'
-      ? join(repoRoot, 'docs', 'screenshots')
-      : join(tmpdir(), 'tribunal-screenshots');
-  mkdirSync(dir, { recursive: true });
-  return dir;
 }
 
 /** One accessibility rule broken on a page, as axe-core reports it. */

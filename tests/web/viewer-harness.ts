@@ -25,7 +25,6 @@ import {
   CHROMIUM_INSTALLED,
   claimAudit,
   launchBrowser,
-  screenshotDir,
 } from './browser.js';
 import { preparedWorker } from '../support/worker-ready.js';
 
@@ -33,8 +32,8 @@ import { preparedWorker } from '../support/worker-ready.js';
 export const PHONE = { width: 375, height: 812 };
 /** A desktop's viewport, px. */
 export const DESKTOP = { width: 1280, height: 900 };
-/** Where screenshots go: docs/screenshots/ with UPDATE_SCREENSHOTS=1, a temporary folder otherwise. */
-export const shots = screenshotDir(REPO_ROOT);
+/** Where UPDATE_SCREENSHOTS=1 writes the README's screenshots; a run without it writes none. */
+const shots = join(REPO_ROOT, 'docs', 'screenshots');
 
 /** True when the run rewrites the README's screenshots (UPDATE_SCREENSHOTS=1). */
 const UPDATING_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
