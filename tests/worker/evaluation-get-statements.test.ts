@@ -49,6 +49,21 @@ async function get(id: string): Promise<{ body: Record<string, unknown>; stateme
   return { body: await r.json(), statements };
 }
 
+/**
+ * An evaluation its object runs, every call's reply held by the mock until the test releases it
+ * (`releaseReplies`), so it stays running for as long as the test needs.
+ */
+async function runningHeld(): Promise<{ id: string; callsPlanned: number }> {
+  const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
+  await replyInGroups(id, Infinity);
+  await testEnv.JOBS.send({ id });
+  await pollUntil(
+    () => heldReplies(id),
+    (n) => n >= callsPlanned,
+  );
+  return { id, callsPlanned };
+}
+
 describe('GET /v1/evaluations/{id}', () => {
   it('reads a running evaluation in one D1 statement', async () => {
     const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
@@ -72,14 +87,7 @@ describe('GET /v1/evaluations/{id}', () => {
   });
 
   it('answers a later poll of an evaluation its object runs from the object alone, and shows its end at once', async () => {
-    const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
-    // The mock holds the calls' replies until the test releases them: the object runs the evaluation meanwhile.
-    await replyInGroups(id, Infinity);
-    await testEnv.JOBS.send({ id });
-    await pollUntil(
-      () => heldReplies(id),
-      (n) => n >= callsPlanned,
-    );
+    const { id, callsPlanned } = await runningHeld();
     const first = await get(id);
     expect(first.body).toMatchObject({
       id,
@@ -104,13 +112,7 @@ describe('GET /v1/evaluations/{id}', () => {
   it.each(['cancel', 'delete'] as const)(
     'shows a %s made after a poll kept the running row: the next poll reads D1 and answers as it does',
     async (end) => {
-      const { id, callsPlanned } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tenant: TENANT });
-      await replyInGroups(id, Infinity);
-      await testEnv.JOBS.send({ id });
-      await pollUntil(
-        () => heldReplies(id),
-        (n) => n >= callsPlanned,
-      );
+      const { id } = await runningHeld();
       expect((await get(id)).body).toMatchObject({ status: 'running' });
       // The second poll is answered from the kept row: it is what the end must get past.
       expect((await get(id)).statements).toHaveLength(0);
