@@ -16,10 +16,9 @@
  * npm run bench:peers -- [--items 200] [--concurrency 16] [--latency 250] [--tools autoevals,promptfoo,tribunal] [--wait prefer] [--var K=V]
  * ```
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { choiceOption, intOption, isMain, runCli, varsOption } from '../src/cli/args.js';
 import type { CliOptions, CliSpec, CliValues } from '../src/cli/args.js';
 import { startLocalStack } from '../src/cli/local-stack.js';
@@ -30,17 +29,17 @@ import { getMethod, resolveMethodConfig } from '../src/engine/registry.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import type { LogLevel } from '../src/log/log.js';
 import type { PairwiseTask } from '../src/engine/task.js';
+import { TOOLS, closedLoop, item, note } from './closed-loop.js';
+import type { PeerTool, Row } from './closed-loop.js';
 import { startForwardProcess } from './forward-worker.js';
+import { MODEL, runAutoevals, runPromptfoo } from './peer-libraries.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
 import { groupCpuMs, ownCpuMs, runtimeCpuMs } from './proc-cpu.js';
-import type { CpuSplit } from './isolate-cpu.js';
 import { profileIsolates, splitCpu, splitTable, threadSplitMs, workerdPid } from './isolate-cpu.js';
 import { freePort } from '../src/cli/ports.js';
 import { benchStateDir, benchStateRoot } from './state-dir.js';
 
-const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward'] as const;
-type Tool = (typeof TOOLS)[number];
 const WAITS = ['prefer', 'sse'] as const;
 type Wait = (typeof WAITS)[number];
 
@@ -77,162 +76,6 @@ Needs the peers installed: npm --prefix bench/peers ci`,
     var: { type: 'string', multiple: true },
   },
 } as const satisfies CliSpec<CliOptions>;
-
-/** Where the peers are installed (`--peers-dir`). */
-let PEERS = join(REPO_ROOT, 'bench', 'peers');
-const MODEL = 'mock-judge';
-
-/** The item `i`: a question and two answers (the second is the weaker one). */
-function item(i: number): { question: string; answerA: string; answerB: string } {
-  return {
-    question: `(${i}) Which answer explains recursion better?`,
-    answerA: `A function that calls itself on a smaller input until it reaches a base case (${i}).`,
-    answerB: 'Recursion is when something is recursive.',
-  };
-}
-
-interface Row {
-  tool: Tool;
-  itemsPerSecond: number;
-  failed: number;
-  /** CPU ms per item of the process that judges: the library (this client) or Tribunal's runtime. */
-  judgeCpuMs: number | null;
-  /** Of {@link judgeCpuMs}, the local runtime's workerd (null for the libraries). */
-  workerdCpuMs: number | null;
-  mockCpuMs: number;
-  clientCpuMs: number;
-  note: string;
-  /**
-   * workerd's CPU per item by whose it is (`--split yes`; null for the libraries): with the main thread's
-   * run-queue wait counted as held (an upper bound of the isolates' share) and taken out (a lower bound).
-   */
-  split: { upper: CpuSplit; lower: CpuSplit } | null;
-}
-
-/** Runs `task` for items 0..n-1 with `concurrency` in flight; resolves to the wall seconds and failures. */
-export async function closedLoop(
-  n: number,
-  concurrency: number,
-  task: (i: number) => Promise<void>,
-): Promise<{ seconds: number; failed: number; firstError?: string }> {
-  let next = 0;
-  let failed = 0;
-  let firstError: string | undefined;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < n; i = next++) {
-        try {
-          await task(i);
-        } catch (e) {
-          failed += 1;
-          firstError ??= e instanceof Error ? e.message : String(e);
-        }
-      }
-    }),
-  );
-  return { seconds: (performance.now() - t0) / 1000, failed, ...(firstError ? { firstError } : {}) };
-}
-
-/** Imports a package installed in bench/peers. */
-async function importPeer(name: string, entry: string): Promise<unknown> {
-  return (await import(pathToFileURL(join(PEERS, 'node_modules', name, entry)).href)) as unknown;
-}
-
-type BattleFn = (args: Record<string, unknown>) => Promise<{ score: number | null }>;
-
-async function runAutoevals(n: number, c: number, mock: MockProcess): Promise<Row> {
-  const { Battle } = (await importPeer('autoevals', 'jsdist/index.mjs')) as { Battle: BattleFn };
-  // Warm-up: module and connection set-up are not part of the burst.
-  await Battle({
-    instructions: 'warm-up',
-    output: 'a',
-    expected: 'b',
-    model: MODEL,
-    openAiApiKey: 'bench',
-    openAiBaseUrl: mock.baseUrl,
-  });
-  const before = { mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
-  const r = await closedLoop(n, c, async (i) => {
-    const { question, answerA, answerB } = item(i);
-    const score = await Battle({
-      instructions: question,
-      output: answerB,
-      expected: answerA,
-      model: MODEL,
-      openAiApiKey: 'bench',
-      openAiBaseUrl: mock.baseUrl,
-    });
-    if (typeof score.score !== 'number') throw new Error('Battle returned no score');
-  });
-  const client = (ownCpuMs() - before.client) / n;
-  return {
-    tool: 'autoevals',
-    itemsPerSecond: n / r.seconds,
-    failed: r.failed,
-    judgeCpuMs: client,
-    workerdCpuMs: null,
-    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
-    clientCpuMs: client,
-    split: null,
-    note: note('Battle, in this process', r.firstError),
-  };
-}
-
-type EvaluateFn = (
-  suite: Record<string, unknown>,
-  options: Record<string, unknown>,
-) => Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; error?: string }[] }> }>;
-
-async function runPromptfoo(n: number, c: number, mock: MockProcess): Promise<Row> {
-  // Offline and quiet: no telemetry, no update check, its config and cache in a scratch directory.
-  Object.assign(process.env, {
-    PROMPTFOO_DISABLE_TELEMETRY: '1',
-    PROMPTFOO_DISABLE_UPDATE: '1',
-    PROMPTFOO_CACHE_ENABLED: 'false',
-    PROMPTFOO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'tribunal-bench-promptfoo-')),
-    NO_COLOR: '1',
-  });
-  const promptfoo = (await importPeer('promptfoo', 'dist/src/index.js')) as {
-    evaluate?: EvaluateFn;
-    default?: { evaluate: EvaluateFn };
-  };
-  const evaluate = promptfoo.evaluate ?? promptfoo.default?.evaluate;
-  if (!evaluate) throw new Error('promptfoo exports no evaluate()');
-  const grader = { id: `openai:chat:${MODEL}`, config: { apiBaseUrl: mock.baseUrl, apiKey: 'bench' } };
-  const suite = (count: number, offset: number) => ({
-    prompts: ['{{answer}}'],
-    providers: ['echo'],
-    defaultTest: { options: { provider: grader } },
-    tests: Array.from({ length: count }, (_, k) => {
-      const { question, answerB } = item(offset + k);
-      return {
-        vars: { answer: answerB },
-        assert: [{ type: 'llm-rubric', value: `The answer explains the question well: ${question}` }],
-      };
-    }),
-    writeLatestResults: false,
-  });
-  const options = { maxConcurrency: c, showProgressBar: false, cache: false };
-  await (await evaluate(suite(2, -10), options)).toEvaluateSummary();
-  const before = { mock: groupCpuMs(mock.pgid), client: ownCpuMs() };
-  const t0 = performance.now();
-  const summary = await (await evaluate(suite(n, 0), options)).toEvaluateSummary();
-  const seconds = (performance.now() - t0) / 1000;
-  const errored = summary.results.filter((r) => r.error !== undefined && !r.success);
-  const client = (ownCpuMs() - before.client) / n;
-  return {
-    tool: 'promptfoo',
-    itemsPerSecond: n / seconds,
-    failed: errored.length,
-    judgeCpuMs: client,
-    workerdCpuMs: null,
-    mockCpuMs: (groupCpuMs(mock.pgid) - before.mock) / n,
-    clientCpuMs: client,
-    split: null,
-    note: note(`llm-rubric, maxConcurrency ${c}, in this process`, errored[0]?.error),
-  };
-}
 
 /** The judge Tribunal runs for every item: `fastchat-pair` without calibration (one call). */
 const TRIBUNAL_CONFIG = { calibration: { enabled: false } };
@@ -370,7 +213,7 @@ export const WARM_UP = 32;
  * (n..2n-1) with V8's profiler in each isolate split workerd's CPU by whose it is (bench/isolate-cpu.ts).
  */
 async function onRuntime(
-  tool: Tool,
+  tool: PeerTool,
   pgid: number,
   mock: MockProcess,
   n: number,
@@ -419,10 +262,6 @@ async function onRuntime(
   };
 }
 
-function note(text: string, firstError: string | undefined): string {
-  return firstError ? `${text}; first error: ${firstError.slice(0, 120)}` : text;
-}
-
 const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 
@@ -452,7 +291,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const wait = choiceOption(values.wait, 'wait', WAITS) ?? 'prefer';
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
   const split = (choiceOption(values.split, 'split', ['yes', 'no'] as const) ?? 'yes') === 'yes';
-  PEERS = values['peers-dir'];
+  const PEERS = values['peers-dir'];
   const vars = varsOption(values.var);
   const tools = values.tools.split(',').map((t) => choiceOption(t.trim(), 'tools', TOOLS) ?? 'tribunal');
   const missing = (['autoevals', 'promptfoo'] as const).filter(
@@ -470,8 +309,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     // Tribunal first: the peers run inside this process and may leave timers or handles behind.
     for (const tool of [...tools].sort((a, b) => (a === 'tribunal' ? -1 : b === 'tribunal' ? 1 : 0))) {
       process.stderr.write(`running ${tool}…\n`);
-      if (tool === 'autoevals') rows.push(await runAutoevals(n, c, mock));
-      else if (tool === 'promptfoo') rows.push(await runPromptfoo(n, c, mock));
+      if (tool === 'autoevals') rows.push(await runAutoevals(PEERS, n, c, mock));
+      else if (tool === 'promptfoo') rows.push(await runPromptfoo(PEERS, n, c, mock));
       else if (tool === 'forward') rows.push(await runForward(n, c, mock, split));
       else rows.push(await runTribunal(n, c, mock, wait, logLevel, split, vars));
     }
