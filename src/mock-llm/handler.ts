@@ -75,6 +75,20 @@ export interface MockServerOptions {
 
 const SHARED_STATE = createMockState();
 
+/** When each request reached its server (epoch ms), for requests a server adapter marked (./node.ts). */
+const ARRIVALS = new WeakMap<Request, number>();
+
+/**
+ * Marks when `request` reached the server (epoch ms): its latency then counts from `at`, not from when the mock
+ * got round to its body. On one Node thread, the other requests' work done meanwhile (parsing, judging) would
+ * otherwise land on this one's latency, which a provider serving requests in parallel does not do.
+ * @returns `request`
+ */
+export function markArrival(request: Request, at: number): Request {
+  ARRIVALS.set(request, at);
+  return request;
+}
+
 const MODELS = ['mock-judge', 'mock-scripted'];
 
 /** The key a request carried (`Authorization: Bearer …`, else Azure's `api-key`), or '' without one. */
@@ -101,7 +115,7 @@ interface AnswerContext {
 }
 
 async function chatCompletion(request: Request, options: MockServerOptions, state: MockState): Promise<Response> {
-  const arrivedAt = Date.now();
+  const arrivedAt = ARRIVALS.get(request) ?? Date.now();
   let raw: unknown;
   try {
     raw = await request.json();
@@ -271,7 +285,7 @@ export async function handleMockRequest(request: Request, options: MockServerOpt
   if (request.method === 'POST' && path.endsWith('/chat/completions')) return chatCompletion(request, options, state);
   if (request.method === 'POST' && path.endsWith('/responses')) {
     const apiKey = keyOf(request);
-    const arrivedAt = Date.now();
+    const arrivedAt = ARRIVALS.get(request) ?? Date.now();
     return responsesRoute(request, (raw) =>
       answerChat(raw, { options, state, apiKey, signal: request.signal, waits: true, arrivedAt }),
     );

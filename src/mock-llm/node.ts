@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MockServerOptions } from './handler.js';
-import { handleMockRequest } from './handler.js';
+import { handleMockRequest, markArrival } from './handler.js';
 import { createMockState } from './state.js';
 import type { MockState } from './state.js';
 
@@ -58,14 +58,20 @@ async function toRequest(req: IncomingMessage, origin: string, signal: AbortSign
 /** Answers a request: through the mock, or through `around` wrapping it. */
 type Answer = (request: Request) => Promise<Response>;
 
-async function serve(req: IncomingMessage, res: ServerResponse, origin: string, answer: Answer): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+  answer: Answer,
+  arrivedAt: number,
+): Promise<void> {
   const controller = new AbortController();
   // A client that hangs up (e.g. its timeout fired) ends a hanging mock request early.
   res.on('close', () => {
     if (!res.writableEnded) controller.abort();
   });
   try {
-    const response = await answer(await toRequest(req, origin, controller.signal));
+    const response = await answer(markArrival(await toRequest(req, origin, controller.signal), arrivedAt));
     if (res.destroyed) return;
     const body = Buffer.from(await response.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -99,7 +105,8 @@ export async function startMockServer(options: StartMockOptions = {}): Promise<M
   const answer: Answer = around ? (request) => around(request, next) : next;
   let origin = '';
   const server = createServer((req, res) => {
-    void serve(req, res, origin, answer);
+    // Its headers are in: the latency counts from here, not from when its body has been read.
+    void serve(req, res, origin, answer, Date.now());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {

@@ -2,6 +2,7 @@
  * The mock server: judge-mode replies parse for every parser, determinism, scripted mode, control
  * endpoint, prompt-cache accounting, latency and model-name syntax.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFormat, parseReply, repairInstruction } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
@@ -250,6 +251,43 @@ describe('faults through the model name', () => {
     expect(bodySent - t0).toBeGreaterThanOrEqual(slowBody - 10);
     expect(elapsed).toBeGreaterThanOrEqual(latency - 10);
     // Before, the wait began once the body was read: at least slowBody + latency (2,000 ms).
+    expect(elapsed).toBeLessThan(slowBody + latency - 100);
+  });
+
+  it('over HTTP too, the latency counts from when the headers came, not from when the body was read', async () => {
+    // Node's server reads the body after the request event; on a busy mock the other requests' work lands in
+    // between. The body here comes a second after the headers: the reply is due a second after the headers.
+    const latency = 1000;
+    const slowBody = 1000;
+    const text = JSON.stringify({ model: mockModel({ latency }), messages: [{ role: 'user', content: 'arrival' }] });
+    const { hostname, port } = new URL(server.url);
+    const t0 = Date.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          hostname,
+          port,
+          method: 'POST',
+          path: '/v1/chat/completions',
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            resolve(res.statusCode ?? 0);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.flushHeaders();
+      setTimeout(() => {
+        req.end(text);
+      }, slowBody);
+    });
+    const elapsed = Date.now() - t0;
+    expect(status).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(slowBody - 10);
+    // Counted from the body's arrival it is at least slowBody + latency (2,000 ms).
     expect(elapsed).toBeLessThan(slowBody + latency - 100);
   });
 
