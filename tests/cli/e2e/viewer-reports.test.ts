@@ -439,7 +439,8 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
 
       // The batch: its rubric, each aspect's mean over the items, and each item's aspect scores.
       await page.goto(`${viewer.stack.url}/#/batches/${batch}`);
-      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 60_000 }).toMatch(/completed/i);
+      // Waited for by Playwright (it polls at up to 500 ms), not by a 50 ms expect.poll through vitest's process.
+      await page.locator('.title-row .pill', { hasText: /completed/i }).waitFor({ timeout: 60_000 });
       await expect
         .poll(() => section('Aspects').locator('tbody th').allInnerTexts())
         .toEqual(['policy', 'tone', 'next step']);
