@@ -302,10 +302,17 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
 
     it('lets no page scroll sideways at 375 px; tables wider than the screen say so and fade at the hidden side', async () => {
       const pair = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' };
-      const evaluation = await viewer.created('/v1/evaluations', { preset: 'fastchat-pair', task: pair });
-      const batch = await viewer.created('/v1/batches', { preset: 'fastchat-pair', items: [{ id: 'q1', task: pair }] });
+      // A quick mock: the pages are measured, not watched live.
+      const config = { defaults: { model: 'mock-judge?latency=20' } };
+      const evaluation = await viewer.created('/v1/evaluations', { preset: 'fastchat-pair', config, task: pair });
+      const batch = await viewer.created('/v1/batches', {
+        preset: 'fastchat-pair',
+        config,
+        items: [{ id: 'q1', task: pair }],
+      });
       const meta = await viewer.created('/v1/meta-evaluations', {
         preset: 'fastchat-pair',
+        config,
         items: loadFairEval()
           .slice(0, 2)
           .map((i) => ({ id: i.id, task: i.task, human: i.human })),
