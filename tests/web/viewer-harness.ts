@@ -1,6 +1,6 @@
 /**
  * What the viewer's browser test files share (tests/cli/e2e/viewer*.test.ts): one mock LLM answering
- * after 300-700 ms so a debate takes seconds, a context of the run's one headless Chromium, local stacks on
+ * after 300-700 ms so a debate takes seconds (20 ms in a file that only reads results), a context of the run's one headless Chromium, local stacks on
  * the e2e project's Worker bundle, the viewports, the form helper, the accessibility audit and the
  * screenshot folder. The pages are tested in several files, each on its own stack and browser context, so
  * the e2e project runs them side by side (one file took ~52 s alone, the longest of the project).
@@ -73,16 +73,26 @@ export interface ViewerRig {
   dir: string;
 }
 
+/** The mock's default reply latency, ms: slow enough that a debate takes seconds, to be watched live. */
+export const LIVE_LATENCY_MS: [number, number] = [300, 700];
+
 /**
- * Starts the file's mock LLM (300-700 ms per call) and a browser context (of the run's one Chromium,
+ * A quick mock's reply latency, ms, for files that read results rather than watch them arrive: each wait for a
+ * result then lasts less, and so do the polls that wait (the test's, the page's, the runtime answering them).
+ */
+export const QUICK_LATENCY_MS: [number, number] = [20, 20];
+
+/**
+ * Starts the file's mock LLM (replies after `latencyMs`, default {@link LIVE_LATENCY_MS}; a request's model
+ * name may say otherwise, `mock-judge?latency=20`) and a browser context (of the run's one Chromium,
  * tests/support/browser-broker.ts) before its tests and ends them after;
  * with UPDATE_SCREENSHOTS=1 it then checks every committed screenshot stays small (the README loads them
  * all). Call at the top of the file's outer describe; read the fields inside hooks and tests.
  */
-export function useViewerBrowser(): ViewerRig {
+export function useViewerBrowser(latencyMs: [number, number] = LIVE_LATENCY_MS): ViewerRig {
   const rig = { dir: mkdtempSync(join(tmpdir(), 'tribunal-viewer-test-')) } as ViewerRig;
   beforeAll(async () => {
-    rig.mock = await startMockServer({ latencyMs: [300, 700] });
+    rig.mock = await startMockServer({ latencyMs });
     rig.browser = await launchBrowser(inject('browserBroker'));
   }, 60_000);
   afterAll(async () => {

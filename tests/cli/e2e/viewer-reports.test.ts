@@ -1,6 +1,6 @@
 /**
  * The viewer's result pages in a real headless Chromium against the local stack (the mock LLM answering
- * after 300-700 ms): a meta-evaluation's report with its charts, a comparison's gate, leaderboard and heat
+ * after 20 ms: these pages are read once their results are in, none is watched live): a meta-evaluation's report with its charts, a comparison's gate, leaderboard and heat
  * map, a pointwise meta-evaluation's scatter plot, a pointwise evaluation's score on its scale, a
  * rubric's aspects, the rubric pages (the list, a version with its golden check and its changes). The
  * live debate, the lists and the key prompt are in viewer.test.ts; each file has its own stack and
@@ -12,6 +12,7 @@ import {
   DESKTOP,
   expectAccessible,
   PHONE,
+  QUICK_LATENCY_MS,
   shoot,
   SKIP_VIEWER,
   useViewerBrowser,
@@ -19,7 +20,7 @@ import {
 } from '../../web/viewer-harness.js';
 
 describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", () => {
-  const rig = useViewerBrowser();
+  const rig = useViewerBrowser(QUICK_LATENCY_MS);
 
   describe('the viewer without auth', () => {
     const viewer = useViewerStack(rig, 'open');
@@ -326,8 +327,7 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
         },
         201,
       );
-      // Judged by version 2 while the pages are looked at: its golden check and a batch of two;
-      // by a quick mock (the stack's default answers in 300-700 ms, for the live debate tests).
+      // Judged by version 2 while the pages are looked at: its golden check and a batch of two.
       const config = { defaults: { model: 'mock-judge?latency=20' } };
       const task = (n: number) => ({
         kind: 'pointwise',
@@ -439,7 +439,8 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
 
       // The batch: its rubric, each aspect's mean over the items, and each item's aspect scores.
       await page.goto(`${viewer.stack.url}/#/batches/${batch}`);
-      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 60_000 }).toMatch(/completed/i);
+      // Waited for by Playwright (it polls at up to 500 ms), not by a 50 ms expect.poll through vitest's process.
+      await page.locator('.title-row .pill', { hasText: /completed/i }).waitFor({ timeout: 60_000 });
       await expect
         .poll(() => section('Aspects').locator('tbody th').allInnerTexts())
         .toEqual(['policy', 'tone', 'next step']);

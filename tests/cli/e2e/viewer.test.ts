@@ -209,7 +209,8 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
         .first()
         .click();
       await page.waitForURL(new RegExp(`#/batches/${id}$`));
-      await expect.poll(() => page.locator('.title-row .pill').innerText(), { timeout: 90_000 }).toMatch(/completed/i);
+      // Waited for by Playwright (it polls at up to 500 ms), not by a 50 ms expect.poll through vitest's process.
+      await page.locator('.title-row .pill', { hasText: /completed/i }).waitFor({ timeout: 90_000 });
       await expect.poll(() => page.locator('.table tbody tr').count()).toBe(4);
       const batch = (await (await fetch(`${viewer.stack.url}/v1/batches/${id}`)).json()) as {
         verdicts: { winsA: number; winsB: number; ties: number };
@@ -301,10 +302,17 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
 
     it('lets no page scroll sideways at 375 px; tables wider than the screen say so and fade at the hidden side', async () => {
       const pair = { kind: 'pairwise', question: 'Capital of France?', answerA: 'Paris.', answerB: 'Lyon.' };
-      const evaluation = await viewer.created('/v1/evaluations', { preset: 'fastchat-pair', task: pair });
-      const batch = await viewer.created('/v1/batches', { preset: 'fastchat-pair', items: [{ id: 'q1', task: pair }] });
+      // A quick mock: the pages are measured, not watched live.
+      const config = { defaults: { model: 'mock-judge?latency=20' } };
+      const evaluation = await viewer.created('/v1/evaluations', { preset: 'fastchat-pair', config, task: pair });
+      const batch = await viewer.created('/v1/batches', {
+        preset: 'fastchat-pair',
+        config,
+        items: [{ id: 'q1', task: pair }],
+      });
       const meta = await viewer.created('/v1/meta-evaluations', {
         preset: 'fastchat-pair',
+        config,
         items: loadFairEval()
           .slice(0, 2)
           .map((i) => ({ id: i.id, task: i.task, human: i.human })),
@@ -380,8 +388,9 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       expect(await page.locator('.docs-loading').innerText()).toContain('Loading the API reference');
       release();
       // Scalar mounts over it.
-      await page.locator('.docs-loading').waitFor({ state: 'detached', timeout: 60_000 });
-      await page.getByText('Create an evaluation').first().waitFor({ timeout: 60_000 });
+      // Scalar works ~10 CPU-s on the 1.5 MB document before its first operation shows: over 60 s at load 20.
+      await page.locator('.docs-loading').waitFor({ state: 'detached', timeout: WAIT_MS });
+      await page.getByText('Create an evaluation').first().waitFor({ timeout: WAIT_MS });
       // Scalar checks the document once it is loaded, before it lists the operations.
       expect(missing).toEqual([]);
       expect(warnings).toEqual([]);
