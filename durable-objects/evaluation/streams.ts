@@ -19,9 +19,13 @@ export class Streams {
 
   constructor(private readonly ctx: DurableObjectState) {}
 
-  /** Sends one event to every subscriber (a socket closing meanwhile is skipped). */
+  /**
+   * Sends one event to every subscriber (a socket closing meanwhile is skipped). Encoded only for a kind of
+   * subscriber that exists: most evaluations have none, and each call's start and result came through here
+   * as JSON text (the reply included) on the way to the next call.
+   */
   broadcast(event: EvaluationEvent): void {
-    this.sse.send(event);
+    if (this.sse.size > 0) this.sse.send(event);
     const sockets = this.ctx.getWebSockets();
     if (sockets.length === 0) return;
     const frame = encodeWs(event);
