@@ -17,6 +17,13 @@ export class Streams {
   /** Callers of {@link whenClosed} (the API's `Prefer: wait`): resolved by {@link closeAll}. In memory only. */
   private readonly waiters = new Set<(closed: boolean) => void>();
 
+  /**
+   * Whether this object may hold a WebSocket subscriber: asked of the runtime once per instance (sockets
+   * outlive hibernation, so a new instance can have some), then set by {@link open}. Until one exists, a
+   * broadcast asks the runtime nothing.
+   */
+  private sockets: boolean | null = null;
+
   constructor(private readonly ctx: DurableObjectState) {}
 
   /**
@@ -26,6 +33,8 @@ export class Streams {
    */
   broadcast(event: EvaluationEvent): void {
     if (this.sse.size > 0) this.sse.send(event);
+    this.sockets ??= this.ctx.getWebSockets().length > 0;
+    if (!this.sockets) return;
     const sockets = this.ctx.getWebSockets();
     if (sockets.length === 0) return;
     const frame = encodeWs(event);
@@ -85,6 +94,7 @@ export class Streams {
       const pair = new WebSocketPair();
       const [client, server] = [pair[0], pair[1]];
       this.ctx.acceptWebSocket(server);
+      this.sockets = true;
       for (const e of replay) server.send(encodeWs(e));
       if (done) server.close(ENDED.code, ENDED.reason);
       return new Response(null, { status: 101, webSocket: client });
