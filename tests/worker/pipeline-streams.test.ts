@@ -1,5 +1,5 @@
 /**
- * The Durable Object's subscribers (durable-objects/evaluation/streams.ts), run in Node with a stand-in for the
+ * The Durable Object's subscribers (durable-objects/evaluation/streams.ts), run in workerd with a stand-in for the
  * object's state: a broadcast reaches every subscriber that exists, and asks nothing and encodes nothing for
  * subscribers that do not (each call's start and result are broadcast on the way to the next call).
  */
