@@ -17,11 +17,24 @@ export class Streams {
   /** Callers of {@link whenClosed} (the API's `Prefer: wait`): resolved by {@link closeAll}. In memory only. */
   private readonly waiters = new Set<(closed: boolean) => void>();
 
+  /**
+   * Whether this object may hold a WebSocket subscriber: asked of the runtime once per instance (sockets
+   * outlive hibernation, so a new instance can have some), then set by {@link open}. Until one exists, a
+   * broadcast asks the runtime nothing.
+   */
+  private sockets: boolean | null = null;
+
   constructor(private readonly ctx: DurableObjectState) {}
 
-  /** Sends one event to every subscriber (a socket closing meanwhile is skipped). */
+  /**
+   * Sends one event to every subscriber (a socket closing meanwhile is skipped). Encoded only for a kind of
+   * subscriber that exists: most evaluations have none, and each call's start and result came through here
+   * as JSON text (the reply included) on the way to the next call.
+   */
   broadcast(event: EvaluationEvent): void {
-    this.sse.send(event);
+    if (this.sse.size > 0) this.sse.send(event);
+    this.sockets ??= this.ctx.getWebSockets().length > 0;
+    if (!this.sockets) return;
     const sockets = this.ctx.getWebSockets();
     if (sockets.length === 0) return;
     const frame = encodeWs(event);
@@ -81,6 +94,7 @@ export class Streams {
       const pair = new WebSocketPair();
       const [client, server] = [pair[0], pair[1]];
       this.ctx.acceptWebSocket(server);
+      this.sockets = true;
       for (const e of replay) server.send(encodeWs(e));
       if (done) server.close(ENDED.code, ENDED.reason);
       return new Response(null, { status: 101, webSocket: client });
