@@ -2,7 +2,8 @@
  * Every CLI, as a user runs it: `--help` prints the usage and exits 0; an unknown option prints one line
  * and the usage and exits 2; nothing prints a stack trace for a user's mistake.
  *
- * In-process: each CLI's module is imported afresh with `process.argv` as a terminal sets it, so its own
+ * In-process: each CLI's module is imported afresh (under a query of its own; the modules it imports are
+ * shared) with `process.argv` as a terminal sets it, so its own
  * entry code runs (the `isMain` guard and `runCli`, or a bench's top-level `parseCliOrExit`), and what it
  * writes to stdout/stderr, its exit code and any `process.exit()` are captured. Two runs also go through a
  * real process (tsx, a child's streams and exit code): one of each kind of entry.
@@ -11,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { MockInstance } from 'vitest';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { EXIT_CLOSED_PIPE } from '../../src/cli/args.js';
 import { REPO_ROOT } from '../../src/cli/worker-bundle.js';
 import { freePort } from '../../src/cli/ports.js';
@@ -53,6 +54,9 @@ class ProcessExit extends Error {
 /** The exit code the process would end with now. */
 const exitCode = (): number => Number(process.exitCode ?? 0);
 
+/** Runs so far: each imports its CLI under a query of its own. */
+let runs = 0;
+
 /** Runs the CLI `file` in this process with `args` (and `env` over process.env): its output and exit code. */
 async function run(file: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   const path = resolve(REPO_ROOT, file);
@@ -83,8 +87,9 @@ async function run(file: string, args: readonly string[], env: Record<string, st
   process.exitCode = undefined;
   let code: number;
   try {
-    vi.resetModules();
-    await import(/* @vite-ignore */ path);
+    // A query of its own: the entry module is evaluated anew (its `import.meta.url` has no query, so `isMain`
+    // holds); the modules it imports are not, nor reset for the files this fork runs next.
+    await import(/* @vite-ignore */ `${path}?run=${++runs}`);
     code = exitCode();
   } catch (e) {
     if (!(e instanceof ProcessExit)) throw e;
@@ -111,9 +116,6 @@ async function spawned(file: string, args: readonly string[]): Promise<Run> {
 
 const STACK_FRAME = /^\s+at /m;
 
-afterEach(() => {
-  vi.resetModules();
-});
 // A CLI still running when its test timed out.
 afterAll(() => stopLeftovers());
 

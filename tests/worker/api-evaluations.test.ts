@@ -14,9 +14,11 @@ import {
   countRows,
   drainAlarms,
   mockRequests,
+  newTestId,
   PAIRWISE,
   parseSse,
   POINTWISE,
+  replyInGroups,
   statusRow,
   testEnv,
   waitForEnd,
@@ -396,16 +398,20 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
   });
 
   it('answers the usual 202 when the evaluation has not ended in time; it still runs to its verdict', async () => {
+    // The mock holds the replies until the 202 is in: the evaluation cannot end within the wait, however
+    // long a loaded machine takes to answer, and goes on to its verdict as soon as they are sent.
+    const seed = newTestId('slow');
+    await replyInGroups(seed, Infinity);
     const r = await postJson(
       '/v1/evaluations',
-      body(`prefer-wait-slow-${Date.now()}`, {
-        config: { defaults: { model: mockModel({ seed: `slow-${Date.now()}`, latency: 2_500 }) } },
-      }),
+      body(`prefer-wait-slow-${Date.now()}`, { config: { defaults: { model: mockModel({ seed }) } } }),
       { Prefer: 'wait=1' },
     );
     expect(r.status).toBe(202);
     expect(r.headers.get('Preference-Applied')).toBeNull();
     const { id } = await r.json<EvaluationAccepted>();
+    // The held replies go, and no later one is held.
+    await replyInGroups(seed, 1);
     expect((await waitForEnd(id)).status).toBe('succeeded');
   });
 

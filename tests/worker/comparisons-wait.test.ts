@@ -8,16 +8,16 @@ import type { Comparison, ComparisonAccepted } from '../../src/comparisons/answe
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
-import { drainAlarms, mockRequests, newTestId, pollUntil, testEnv } from './helpers.js';
+import { drainAlarms, mockRequests, newTestId, pollUntil, replyInGroups, testEnv } from './helpers.js';
 import { WAIT_MS } from '../support/patience.js';
 
 afterEach(drainAlarms);
 
-/** A two-candidate gate on `n` items, judged by fastchat-pair on the mock with `seed` (and `latency` ms per call). */
-function gateBody(seed: string, n = 3, latency?: number) {
+/** A two-candidate gate on `n` items, judged by fastchat-pair on the mock with `seed`. */
+function gateBody(seed: string, n = 3) {
   return {
     preset: 'fastchat-pair',
-    config: { defaults: { model: mockModel({ seed, ...(latency !== undefined ? { latency } : {}) }) } },
+    config: { defaults: { model: mockModel({ seed }) } },
     candidates: ['prod', 'pr'],
     design: { baseline: 'prod' },
     gate: { candidate: 'pr', baseline: 'prod' },
@@ -49,11 +49,17 @@ describe('Prefer: wait on POST /v1/comparisons', () => {
 
   it('answers the usual 202 when it has not ended in time; a replay with the key waits again and gets the 200', async () => {
     const key = newTestId('cmp-wait-key');
-    const body = gateBody(newTestId('cmp-wait-slow'), 2, 2_500);
+    // The mock holds every reply until the 202 is in: the comparison cannot end within the wait, however long
+    // a loaded machine takes to answer.
+    const seed = newTestId('cmp-wait-slow');
+    await replyInGroups(seed, Infinity);
+    const body = gateBody(seed, 2);
     const r = await postJson('/v1/comparisons', body, { Prefer: 'wait=1', 'Idempotency-Key': key });
     expect(r.status).toBe(202);
     expect(r.headers.get('Preference-Applied')).toBeNull();
     const { id } = await r.json<ComparisonAccepted>();
+    // The held replies go, and no later one is held: the replay's wait sees the end.
+    await replyInGroups(seed, 1);
     const again = await postJson('/v1/comparisons', body, { Prefer: 'wait=30', 'Idempotency-Key': key });
     expect(again.status).toBe(200);
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');

@@ -99,9 +99,10 @@ describe('GET /v1/evaluations/{id}', () => {
     const later = await get(id);
     expect(later.body).toEqual(first.body);
     expect(later.statements).toHaveLength(0);
-    // Before the calls' timeout, so no attempt is repeated: the held replies go, and later ones are not held.
+    // Before the calls' timeout, so no attempt is repeated: the held replies go (every planned call is out), and
+    // later ones are not held.
+    expect(await releaseReplies(id)).toBe(callsPlanned);
     await replyInGroups(id, 1);
-    await releaseReplies(id);
     expect((await waitForEnd(id)).status).toBe('succeeded');
     const ended = await get(id);
     expect(ended.body).toMatchObject({ id, status: 'succeeded', progress: { callsDone: callsPlanned } });

@@ -137,7 +137,7 @@ export async function waitForSnapshot(
 /**
  * Makes the mock send its replies to this seed's requests in groups of `size`: each held until `size` are
  * ready, then all at once (the results of a wave of `size` parallel calls arrive together). `Infinity`: every
- * reply is held until {@link releaseReplies}.
+ * reply is held until {@link releaseReplies}. A new size keeps the replies held: `1` sends them and holds no more.
  */
 export async function replyInGroups(seed: string, size: number): Promise<void> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');

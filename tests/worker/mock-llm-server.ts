@@ -12,8 +12,9 @@
  * - `PUT /_test/groups?seed=<seed>&size=<n>` makes the replies to that seed's requests go out in groups of
  *   `n`: each reply, once ready, is held until `n` replies are, then all of them are sent in the same tick
  *   (a wave of parallel calls gets its results together, however loaded the machine is); `size=Infinity` holds
- *   every reply; `GET` answers `{ size, held }` (the replies held now), `POST` sends the replies held now
- *   (a test lets a call in flight end when it chooses).
+ *   every reply; a new size keeps the replies held, and sends them once they are as many (`size=1`: the held
+ *   replies go, and no later one is held); `GET` answers `{ size, held }` (the replies held now), `POST` sends
+ *   the replies held now (a test lets a call in flight end when it chooses).
  * - `PUT /_test/batch?turnaround=<ms>&failure=<p>&expiry=<p>&uploadLoss=<p>&createLoss=<p>` sets the Batch API's
  *   turnaround and per-line failure and expiry rates for the batches created from then on, and the shares of
  *   uploads and of batch creations whose answer is lost (defaults: {@link BATCH_DEFAULTS});
@@ -150,7 +151,12 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         const seed = url.searchParams.get('seed') ?? '';
         if (request.method === 'PUT') {
           const size = Number(url.searchParams.get('size'));
-          groups.set(seed, { size, held: [] });
+          // Resized in place: the replies held go on waiting for the new size (dropping them left their calls
+          // to time out and go again).
+          const group = groups.get(seed) ?? { size, held: [] };
+          group.size = size;
+          groups.set(seed, group);
+          if (group.held.length >= size) for (const r of group.held.splice(0)) r();
           return Response.json({ size });
         }
         const group = groups.get(seed);

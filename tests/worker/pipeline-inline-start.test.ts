@@ -17,16 +17,25 @@ import {
   countRows,
   drainAlarms,
   engineVersionIn,
+  heldReplies,
   insertJob,
   mockRequests,
   pendingAlarm,
   PAIRWISE,
+  replyInGroups,
   statusRow,
   testEnv,
   waitForEnd,
 } from './helpers.js';
 
 afterEach(drainAlarms);
+
+/**
+ * After an eviction: the replies the mock held for evaluation `id` go (to the evicted instance, whose code runs
+ * on but can store nothing), and later ones are not held: the next instance's calls end at once, where a mock
+ * latency long enough to outlast the eviction made each test wait it out.
+ */
+const replyFreely = (id: string): Promise<void> => replyInGroups(id, 1);
 
 async function jobOf(id: string) {
   const job = await loadJob(testEnv.DB, id);
@@ -90,11 +99,9 @@ describe('startAndAwait', () => {
   });
 
   it("while the caller waits, its RPC stands watch: no alarm is armed, and an instance that dies fails the RPC; a start (the API's queue fallback) resumes the work once", async () => {
-    const { id, callsPlanned } = await insertJob({
-      preset: 'chateval-single',
-      task: PAIRWISE,
-      mock: { latency: 3_000 },
-    });
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
+    // The mock holds every reply until the eviction below: the first call is still out when it comes.
+    await replyInGroups(id, Infinity);
     const outcome = evaluationStub(testEnv, id)
       // A wait longer than any load makes the first call late: an ended wait arms the watchdog.
       .startAndAwait(id, await jobOf(id), 30_000)
@@ -105,12 +112,13 @@ describe('startAndAwait', () => {
     // The first call is out: the step runs in this instance while the caller waits.
     await vi.waitFor(
       async () => {
-        expect(await mockRequests(id)).toBeGreaterThanOrEqual(1);
+        expect(await heldReplies(id)).toBeGreaterThanOrEqual(1);
       },
       { timeout: 10_000 },
     );
     expect(await pendingAlarm(id)).toBeNull();
     await abortAllDurableObjects();
+    await replyFreely(id);
     // What the API does with a failed fast start: the queue's consumer starts it, which resumes at once.
     expect((await evaluationStub(testEnv, id).start(id)).status).toBe('running');
     const row = await waitForEnd(id);
@@ -127,15 +135,14 @@ describe('startAndAwait', () => {
   });
 
   it('when the instance dies mid-step, the watchdog alarm makes the call again and the evaluation ends once', async () => {
-    const { id, callsPlanned } = await insertJob({
-      preset: 'chateval-single',
-      task: PAIRWISE,
-      mock: { latency: 2_000 },
-    });
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
+    // The mock holds every reply until the eviction below.
+    await replyInGroups(id, Infinity);
     const r = await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50);
     expect(r.status).toBe('running');
     // The call is in flight in this instance; evicting it loses that call (it was never stored).
     await abortAllDurableObjects();
+    await replyFreely(id);
     expect(await pendingAlarm(id)).not.toBeNull();
     // The watchdog fires (here: now) in a fresh instance, which finds no stored result and makes the call.
     expect(await runDurableObjectAlarm(evaluationStub(testEnv, id))).toBe(true);
@@ -158,13 +165,12 @@ describe('startAndAwait', () => {
   });
 
   it('after the instance died mid-step, a start (the sweeper after a restart) resumes the work at once, not when the watchdog fires', async () => {
-    const { id, callsPlanned } = await insertJob({
-      preset: 'chateval-single',
-      task: PAIRWISE,
-      mock: { latency: 1_000 },
-    });
+    const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
+    // The mock holds every reply until the eviction below.
+    await replyInGroups(id, Infinity);
     expect((await evaluationStub(testEnv, id).startAndAwait(id, await jobOf(id), 50)).status).toBe('running');
     await abortAllDurableObjects();
+    await replyFreely(id);
     // A fresh instance: no step of its own is under way, so the watchdog (90 s out) is brought forward
     // and the evaluation ends well inside this wait.
     expect(await pendingAlarm(id)).toBeGreaterThan(Date.now() + 60_000);

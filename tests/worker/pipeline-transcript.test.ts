@@ -11,13 +11,15 @@ import { api } from './api-fetch.js';
 import {
   countRows,
   drainAlarms,
+  heldReplies,
   insertJob,
   LONG_DEBATE,
-  mockRequests,
   PAIRWISE,
   pendingAlarm,
   pollUntil,
   POINTWISE,
+  releaseReplies,
+  replyInGroups,
   stubbornCritic,
   testEnv,
   waitForEnd,
@@ -119,17 +121,20 @@ describe('transcript of evaluations that did not succeed', () => {
   });
 
   it('is not complete while a call of a cancelled evaluation is still in flight, then is', async () => {
-    // The first call takes 3 s: the cancel lands while it is out, with nothing stored yet.
-    const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE, mock: { latency: 3000 } });
+    // The mock holds the first call's reply until the test sends it: the cancel lands while the call is out,
+    // with nothing stored yet.
+    const { id } = await insertJob({ tenant: 'default', ...LONG_DEBATE, task: POINTWISE });
+    await replyInGroups(id, Infinity);
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
     await pollUntil(
-      () => mockRequests(id),
+      () => heldReplies(id),
       (n) => n === 1,
       WAIT_MS,
     );
     expect((await stub.cancel(id)).status).toBe('cancelled');
     expect(await transcriptOf(id)).toMatchObject({ status: 'cancelled', complete: false, messages: [] });
+    expect(await releaseReplies(id)).toBe(1);
     // Once the call in flight is stored, the final write lands: its reply is kept, and billed.
     await waitForSnapshot(id, (s) => s?.finalized === true);
     const t = await transcriptOf(id);

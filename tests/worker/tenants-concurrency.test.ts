@@ -12,7 +12,16 @@ import { evaluationStub } from '../../src/evaluations/stub.js';
 import { admit, runningCount } from '../../src/evaluations/admission.js';
 import { handleJobs } from '../../queues/jobs.js';
 import { sweep } from '../../queues/sweeper.js';
-import { drainAlarms, insertJob, PAIRWISE, statusRow, testEnv, waitForEnd } from './helpers.js';
+import {
+  drainAlarms,
+  insertJob,
+  newTestId,
+  PAIRWISE,
+  replyInGroups,
+  statusRow,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 import { asAdmin, newTenant, submitOk, tenantWithKey } from './tenants-helpers.js';
 import { markEnded } from '../../src/ending-plan.js';
 
@@ -81,12 +90,16 @@ describe('the running cap', () => {
 
   it("the API's fast start respects the cap: the second evaluation waits for the first one's slot", async () => {
     const { tenant, key } = await tenantWithKey({ maxRunning: 1 });
-    const slow = await submitOk(key, mockModel({ latency: 1_500, seed: `fast-${Date.now()}` }));
+    // The mock holds the first one's replies until the checks below are done: it is still running then.
+    const seed = newTestId('fast');
+    await replyInGroups(seed, Infinity);
+    const slow = await submitOk(key, mockModel({ seed }));
     const next = await submitOk(key, mockModel({ seed: `fast-next-${Date.now()}` }));
     // The fast start ran (keyed() waits for it): the first runs, the second did not start.
     expect(await evaluationStub(testEnv, slow).snapshot()).not.toBeNull();
     expect(await evaluationStub(testEnv, next).snapshot()).toBeNull();
     expect(await runningCount(testEnv.DB, tenant)).toBe(1);
+    await replyInGroups(seed, 1);
     await waitForEnd(slow);
     expect((await waitForEnd(next)).status).toBe('succeeded');
   });
