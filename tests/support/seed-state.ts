@@ -7,39 +7,19 @@
  * carry-over into the shards), and a copy starts as a runtime that found its migrations recorded: it checks
  * them (one read per database) and applies none. Stacks whose test is about the migrations or the first start itself
  * (tests/cli/e2e/start.test.ts) keep an empty folder. Node only.
+ *
+ * This module only copies: the migrating lives in ./worker-prepare.ts, so a test file importing
+ * {@link seededState} does not load Miniflare (a 3.8 MB CommonJS file and undici, 0.5-1 CPU-s in every
+ * e2e test process, which starts its stacks in child processes and never runs a Miniflare itself).
  */
 import { cpSync, existsSync } from 'node:fs';
 import { inject } from 'vitest';
-import { migrateLocalState } from '../../src/cli/local-migrations.js';
-import type { WorkerSetup } from '../../src/cli/worker-options.js';
-import { miniflareOptionsOf } from '../../src/cli/worker-options.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A state folder with every D1 migration applied and nothing else: copy it, never start on it. */
     seedState: string;
   }
-}
-
-/**
- * Applies the D1 migrations of `setup` (wrangler.toml as read, src/cli/wrangler-config.ts) and the carry-over
- * into its shards to a new state folder `persistTo`. No Worker runs: the bundle is not needed.
- */
-export async function migrateState(setup: WorkerSetup, persistTo: string): Promise<void> {
-  const { options } = miniflareOptionsOf({
-    configPath: '',
-    worker: setup,
-    scriptPath: '',
-    persistTo,
-    host: '127.0.0.1',
-    port: 0,
-    bindings: {},
-    devVars: false,
-    varsFromEnv: false,
-    logRequests: false,
-  });
-  const { mf } = await migrateLocalState(options, setup.d1);
-  await mf.dispose();
 }
 
 /**
