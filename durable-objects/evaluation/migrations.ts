@@ -136,7 +136,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // The transcript as the final write built it (JSON array of src/evaluations/transcript-rows.ts rows, the
     // usage of each call on it): kept here, with the evaluation, instead of one D1 row per reply.
     up: (sql) => {
-      sql.exec(TRANSCRIPT_TABLE);
+      sql.exec(
+        'CREATE TABLE IF NOT EXISTS transcript (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL)',
+      );
     },
   },
   {
@@ -146,6 +148,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // rarely written tables ({@link LAZY_TABLES}), which are made when first written. The number tells code
     // from before it (which expects them) that the object is newer than it knows.
     up: () => undefined,
+  },
+  {
+    version: 9,
+    name: 'transcript_column',
+    // The transcript moves into the `evaluation` row (its `transcript` column) and its table goes: every table a
+    // new object makes costs the runtime CPU and a page of storage on every evaluation. A transcript already
+    // saved is carried over.
+    up: (sql) => {
+      addColumn(sql, 'evaluation', 'transcript', 'TEXT');
+      const tables = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'transcript'").one();
+      if (tables.n === 0) return;
+      sql.exec('UPDATE evaluation SET transcript = (SELECT rows FROM transcript)');
+      sql.exec('DROP TABLE transcript');
+    },
   },
 ];
 
@@ -164,10 +180,6 @@ const PENDING_TABLE = `
     wave        TEXT,
     sync        INTEGER NOT NULL DEFAULT 0
   );`;
-
-/** The `transcript` table (migration 7). */
-const TRANSCRIPT_TABLE =
-  'CREATE TABLE IF NOT EXISTS transcript (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), rows TEXT NOT NULL)';
 
 /**
  * The tables a new object is made without, each made by its DDL (`IF NOT EXISTS`, the shape migrations 1 and 4
@@ -224,7 +236,8 @@ const CURRENT_SCHEMA = `
     rubric            TEXT,
     tier              TEXT NOT NULL DEFAULT 'standard',
     flex_fallback     TEXT NOT NULL DEFAULT 'standard',
-    wave_group        TEXT
+    wave_group        TEXT,
+    transcript        TEXT
   );
   CREATE TABLE results (
     seq         INTEGER PRIMARY KEY,
@@ -240,7 +253,6 @@ const CURRENT_SCHEMA = `
     latency_ms  INTEGER
   );
   ${PENDING_TABLE}
-  ${TRANSCRIPT_TABLE};
   INSERT INTO schema_version (singleton, version) VALUES (1, ${SCHEMA_VERSION});`;
 
 /** What {@link openSchema} found. */

@@ -71,6 +71,38 @@ export type ResultRow = {
   latency_ms: number | null;
 };
 
+/**
+ * The `evaluation` row's columns that {@link MetaRow} holds, for its read: every key of it (TypeScript checks
+ * the list is whole), and not `transcript`, the largest, which only `EvaluationStore.transcript` (./storage.ts) reads.
+ */
+export const META_COLUMNS = Object.keys({
+  id: 1,
+  tenant: 1,
+  method: 1,
+  config: 1,
+  task: 1,
+  status: 1,
+  calls_planned: 1,
+  started_at: 1,
+  updated_at: 1,
+  error: 1,
+  finalized: 1,
+  alarm_failures: 1,
+  finalize_failures: 1,
+  engine_version: 1,
+  verdict: 1,
+  tier: 1,
+  flex_fallback: 1,
+  wave_group: 1,
+  rubric: 1,
+} satisfies Record<keyof MetaRow, 1>).join(', ');
+
+/** The columns of a `results` row the final write reads (`EvaluationStore.storedCalls`, ./storage.ts). */
+export type KnownResult = Pick<
+  ResultRow,
+  'agent' | 'label' | 'stage' | 'ok' | 'result' | 'attempts' | 'finished_at' | 'latency_ms'
+>;
+
 /** A result to store: what the call asked, what came back, and when. */
 export interface NewResult {
   callId: string;

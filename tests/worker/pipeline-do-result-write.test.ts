@@ -109,3 +109,48 @@ describe("the object's write of a result", () => {
     expect(out.loaded).toMatchObject({ status: 'running', updated_at: 3_000, callsDone: 2 });
   });
 });
+
+describe("the final write's calls", () => {
+  it('come from memory in the object that stored them all, as the table gives them, and from the table after a reload', async () => {
+    const id = newTestId('ev_calls_memory');
+    const out = await runInTestObject(id, (_o, state) => {
+      const sql = state.storage.sql;
+      // A new object: the constructor made the schema; drop it so the store below makes it, as a new object's does.
+      for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE IF EXISTS ${t}`);
+      const seen: string[] = [];
+      const recording = new Proxy(state.storage, {
+        get(target, key) {
+          if (key === 'sql')
+            return {
+              exec: (query: string, ...bindings: unknown[]) => {
+                seen.push(query);
+                return sql.exec(query, ...bindings);
+              },
+            };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const store = new EvaluationStore(recording);
+      store.insertMeta(metaRow(id, 1_000));
+      store.insertResult(result('c1', 2_000));
+      store.insertResult({
+        ...result('c2', 2_500),
+        result: { id: 'c2', ok: false as const, error: { code: 'timeout', message: 'slow' }, attempts: 2 },
+        attempts: 2,
+      });
+      store.insertResult(result('c3', 3_000));
+      // A repeat stores nothing, here or in memory.
+      store.insertResult(result('c1', 3_500));
+      seen.length = 0;
+      const fromMemory = store.storedCalls(new Map([['c3', 'no verdict']]));
+      const statements = [...seen];
+      const fromTable = new EvaluationStore(state.storage).storedCalls(new Map([['c3', 'no verdict']]));
+      return { fromMemory, fromTable, statements };
+    });
+    expect(out.statements).toEqual([]);
+    expect(out.fromMemory.map((c) => c.callId)).toEqual(['c1', 'c3']);
+    expect(out.fromMemory).toEqual(out.fromTable);
+    expect(out.fromMemory[1]).toMatchObject({ parseError: 'no verdict', at: 3_000, latencyMs: 250, attempts: 1 });
+  });
+});

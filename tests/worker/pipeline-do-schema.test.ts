@@ -6,7 +6,13 @@
  * its lazy tables are made (it is made without them, and without `sqlite_sequence`).
  */
 import { describe, expect, it } from 'vitest';
-import { LAZY_TABLES, migrate, migrateStepwise, SCHEMA_VERSION } from '../../durable-objects/evaluation/migrations.js';
+import {
+  LAZY_TABLES,
+  MIGRATIONS,
+  migrate,
+  migrateStepwise,
+  SCHEMA_VERSION,
+} from '../../durable-objects/evaluation/migrations.js';
 import { newTestId, runInTestObject } from './helpers.js';
 
 /** The `evaluation` table as objects created before versioning have it. */
@@ -53,7 +59,7 @@ describe('object schema migrations', () => {
   }
 
   it('a new object gets in one statement exactly the schema the migrations build step by step', async () => {
-    const tables = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending', 'transcript'];
+    const tables = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending'];
     const { fresh, stepwise, version, made } = await runInTestObject(newTestId('ev_schema_fresh'), (_o, state) => {
       const sql = state.storage.sql;
       // The constructor made the object without its lazy tables (nor `sqlite_sequence`)…
@@ -84,10 +90,37 @@ describe('object schema migrations', () => {
       migrateStepwise(state.storage);
       return { fresh: fromScratch, stepwise: shape(), version: storedVersion, made };
     });
-    expect(made).toEqual(['evaluation', 'pending', 'results', 'schema_version', 'transcript']);
+    expect(made).toEqual(['evaluation', 'pending', 'results', 'schema_version']);
     expect(version).toBe(SCHEMA_VERSION);
     expect(fresh).toEqual(stepwise);
     expect(Object.values(fresh).every((t) => t.columns.length > 0)).toBe(true);
+  });
+
+  it('an object of version 8 keeps its saved transcript, moved into the evaluation row, and loses its table', async () => {
+    const result = await runInTestObject(newTestId('ev_schema_transcript'), (_o, state) => {
+      const sql = state.storage.sql;
+      // Rebuild this object as version 8 made it: the `transcript` table, one transcript saved in it.
+      for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE ${t}`);
+      sql.exec(
+        'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+      );
+      for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
+      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
+      sql.exec(
+        `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
+         VALUES (1, 'ev', 't', 'debate', '{}', '{}', 'succeeded', 1, 1, 2)`,
+      );
+      sql.exec('INSERT INTO transcript (singleton, rows) VALUES (1, \'[{"callId":"c1"}]\')');
+      const before = migrate(state.storage);
+      const tables = sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'transcript'")
+        .toArray();
+      const row = sql.exec<{ transcript: string | null }>('SELECT transcript FROM evaluation').one();
+      return { before, tables, transcript: row.transcript };
+    });
+    expect(result.before).toBe(8);
+    expect(result.tables).toEqual([]);
+    expect(result.transcript).toBe('[{"callId":"c1"}]');
   });
 
   it('an up-to-date object wakes with two reads and no DDL', async () => {
