@@ -257,8 +257,10 @@ const CURRENT_SCHEMA = `
 
 /** What {@link openSchema} found. */
 export interface OpenedSchema {
-  /** The schema version before the call (0: a new object, made now). */
+  /** The schema version before the call (0: a new object, made now, or one from before versioning). */
   before: number;
+  /** Whether this call made the object's schema: its tables are known to be empty. */
+  madeNow: boolean;
   /** The {@link LAZY_TABLES} the object does not have yet. */
   missing: Set<LazyTable>;
 }
@@ -268,13 +270,34 @@ export interface OpenedSchema {
  * transaction, and says which {@link LAZY_TABLES} it lacks. Idempotent; cheap when up to date: two reads
  * (which of its tables exist, then the version), no DDL; a new object reads once, then makes its schema and
  * version in one statement.
- * A stored version newer than this code's (a rollback after a deploy that migrated) is left alone:
- * migrations only add tables and columns, so older code still reads the rows it knows (code from before
- * version 8 expects the lazy tables, and fails on an object made without them).
+ * A stored version newer than this code's (a rollback after a deploy that migrated) is left alone. Rolling
+ * back is not safe across every version: code from before version 8 expects the lazy tables and fails on an
+ * object made without them, and code from before version 9 writes the transcript to its own table, which
+ * version 9 folds into a column of the `evaluation` row and drops.
  */
 export function openSchema(storage: DurableObjectStorage): OpenedSchema {
   const sql = storage.sql;
-  const present = new Set(
+  const present = tablesPresent(sql);
+  const missing = (tables: Set<string>) =>
+    new Set((Object.keys(LAZY_TABLES) as LazyTable[]).filter((t) => !tables.has(t)));
+  if (present.size === 0) {
+    storage.transactionSync(() => sql.exec(CURRENT_SCHEMA));
+    return { before: 0, madeNow: true, missing: missing(present) };
+  }
+  // Up to date (every wake of an object made by this code): one more read, and no DDL at all.
+  if (present.has('schema_version')) {
+    const version = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version;
+    if (version === SCHEMA_VERSION) return { before: version, madeNow: false, missing: missing(present) };
+  }
+  // Migrations 1 and 4 make the lazy tables of an object older than version 4, but not of one made at version 8
+  // or later without them: read again what the object has now.
+  const before = migrateStepwise(storage);
+  return { before, madeNow: false, missing: missing(tablesPresent(sql)) };
+}
+
+/** Which of {@link OWN_TABLES} the object has. */
+function tablesPresent(sql: SqlStorage): Set<string> {
+  return new Set(
     sql
       .exec<{ name: string }>(
         `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
@@ -283,19 +306,6 @@ export function openSchema(storage: DurableObjectStorage): OpenedSchema {
       .toArray()
       .map((r) => r.name),
   );
-  const missing = () => new Set((Object.keys(LAZY_TABLES) as LazyTable[]).filter((t) => !present.has(t)));
-  if (present.size === 0) {
-    storage.transactionSync(() => sql.exec(CURRENT_SCHEMA));
-    return { before: 0, missing: missing() };
-  }
-  // Up to date (every wake of an object made by this code): one more read, and no DDL at all.
-  if (present.has('schema_version')) {
-    const version = sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version;
-    if (version === SCHEMA_VERSION) return { before: version, missing: missing() };
-  }
-  // Migrations 1 and 4 make the lazy tables of an older object; one newer than this code keeps what it has.
-  const before = migrateStepwise(storage);
-  return { before, missing: before > SCHEMA_VERSION ? missing() : new Set() };
 }
 
 /**

@@ -41,7 +41,7 @@ export class EvaluationStore {
   constructor(private readonly storage: DurableObjectStorage) {
     const opened = openSchema(storage);
     this.missing = opened.missing;
-    this.noMeta = opened.before === 0;
+    this.noMeta = opened.madeNow;
     this.knownResults = this.noMeta ? [] : null;
     this.sql = storage.sql;
     this.pending = new PendingCalls(this.sql, this.noMeta);
@@ -96,7 +96,7 @@ export class EvaluationStore {
     await this.storage.deleteAll();
     const opened = openSchema(this.storage);
     this.missing = opened.missing;
-    this.noMeta = opened.before === 0;
+    this.noMeta = opened.madeNow;
     this.knownResults = this.noMeta ? [] : null;
     this.pending.reset(this.noMeta);
     this.putEnded(marker);

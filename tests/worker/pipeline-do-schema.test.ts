@@ -13,6 +13,7 @@ import {
   migrateStepwise,
   SCHEMA_VERSION,
 } from '../../durable-objects/evaluation/migrations.js';
+import { EvaluationStore } from '../../durable-objects/evaluation/storage.js';
 import { newTestId, runInTestObject } from './helpers.js';
 
 /** The `evaluation` table as objects created before versioning have it. */
@@ -121,6 +122,33 @@ describe('object schema migrations', () => {
     expect(result.before).toBe(8);
     expect(result.tables).toEqual([]);
     expect(result.transcript).toBe('[{"callId":"c1"}]');
+  });
+
+  it('an object version 8 made without its lazy tables still makes them when first written, after migration 9', async () => {
+    const result = await runInTestObject(newTestId('ev_schema_lazy8'), (_o, state) => {
+      const sql = state.storage.sql;
+      // As version-8 code made a new object: the lazy tables (`ended`, `erasure`) not made yet, version 8.
+      for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE ${t}`);
+      sql.exec(
+        'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+      );
+      for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
+      for (const t of Object.keys(LAZY_TABLES)) sql.exec(`DROP TABLE ${t}`);
+      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
+      sql.exec(
+        `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
+         VALUES (1, 'ev', 't', 'debate', '{}', '{}', 'running', 1, 1, 2)`,
+      );
+      // The store opens it as a woken instance does: migration 9 runs, then every lazy table is read or written.
+      const store = new EvaluationStore(state.storage);
+      const before = { ended: store.ended(), erase: store.eraseRequested() };
+      store.requestErase(5);
+      store.putEnded({ id: 'ev', status: 'cancelled', error: null, at: 6 });
+      return { before, erase: store.eraseRequested(), ended: store.ended() };
+    });
+    expect(result.before).toEqual({ ended: null, erase: false });
+    expect(result.erase).toBe(true);
+    expect(result.ended).toEqual({ id: 'ev', status: 'cancelled', error: null, at: 6 });
   });
 
   it('an up-to-date object wakes with two reads and no DDL', async () => {
