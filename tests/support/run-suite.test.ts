@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GROUP_E2E, runsE2e, shardsSchedule, WORKERS_E2E } from './groups.js';
-import { plan } from './run-suite.js';
+import { E2E_NICENESS, e2eNiceness, plan } from './run-suite.js';
 
 /** The part of package.json this test reads. */
 interface PackageScripts {
@@ -51,5 +51,14 @@ describe('npm test', () => {
       { label: 'vitest', args: ['run', '--project', 'worker', 'x.test.ts'], niced: false, held: false },
     ]);
     expect(plan(['--project=e2e']).map((r) => r.args)).toEqual([['run', '--project=e2e']]);
+  });
+
+  it('nices the e2e side by 10 unless TRIBUNAL_TEST_E2E_NICE gives 0-19, and names the variable otherwise', () => {
+    expect(e2eNiceness({})).toBe(E2E_NICENESS);
+    expect(E2E_NICENESS).toBe(10);
+    expect(e2eNiceness({ TRIBUNAL_TEST_E2E_NICE: '0' })).toBe(0);
+    expect(e2eNiceness({ TRIBUNAL_TEST_E2E_NICE: '5' })).toBe(5);
+    for (const bad of ['-1', '20', '2.5', 'low'])
+      expect(() => e2eNiceness({ TRIBUNAL_TEST_E2E_NICE: bad })).toThrow(/TRIBUNAL_TEST_E2E_NICE/);
   });
 });

@@ -26,6 +26,19 @@ import { join } from 'node:path';
 /** How much lower the e2e side's CPU priority is (nice(1)'s increment): 10, about a tenth of a busy core's share. */
 export const E2E_NICENESS = 10;
 
+/**
+ * The increment from `TRIBUNAL_TEST_E2E_NICE` (an integer 0-19, to measure another; 0 runs both sides at one
+ * priority), else {@link E2E_NICENESS}; throws naming the variable on any other value.
+ */
+export function e2eNiceness(env: Record<string, string | undefined> = process.env): number {
+  const given = env.TRIBUNAL_TEST_E2E_NICE;
+  if (given === undefined || given === '') return E2E_NICENESS;
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 0 || n > 19)
+    throw new Error(`TRIBUNAL_TEST_E2E_NICE must be an integer from 0 to 19, not ${JSON.stringify(given)}`);
+  return n;
+}
+
 /** One vitest process: its label, its arguments, whether it runs niced and whether its output is held. */
 export interface VitestRun {
   label: string;
@@ -55,35 +68,42 @@ export function plan(args: readonly string[]): VitestRun[] {
 const ROOT = new URL('../..', import.meta.url).pathname;
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
-/** Resolves to a child's exit code (1 when a signal ended it) and when it ended (performance.now(), ms). */
+/**
+ * Resolves to a child's exit code (1 when a signal ended it, or when it could not start: the error printed) and
+ * when it ended (performance.now(), ms).
+ */
 const exitOf = (child: ChildProcess): Promise<{ code: number; at: number }> =>
   new Promise((resolve) => {
     child.once('close', (code) => {
       resolve({ code: code ?? 1, at: performance.now() });
+    });
+    child.once('error', (e) => {
+      process.stderr.write(`npm test: ${e.message}\n`);
+      resolve({ code: 1, at: performance.now() });
     });
   });
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** Starts `run`; a niced run starts under nice(1) so every thread and child has the priority from its first instant. */
-function start(run: VitestRun): { child: ChildProcess; ended: ReturnType<typeof exitOf>; release: () => void } {
+function start(
+  run: VitestRun,
+  increment: number,
+): { child: ChildProcess; ended: ReturnType<typeof exitOf>; release: () => void } {
   const command = [process.execPath, VITEST, ...run.args];
-  const niced = run.niced && process.platform !== 'win32';
+  const niceness = run.niced && process.platform !== 'win32' ? increment : 0;
+  const niced = niceness > 0;
   const timeline = process.env.TRIBUNAL_TEST_TIMELINE;
-  const child = spawn(
-    niced ? 'nice' : command[0]!,
-    niced ? ['-n', String(E2E_NICENESS), ...command] : command.slice(1),
-    {
-      cwd: ROOT,
-      stdio: ['ignore', run.held ? 'pipe' : 'inherit', run.held ? 'pipe' : 'inherit'],
-      env: {
-        ...process.env,
-        // Held output is piped: keep vitest's colours when ours is a terminal.
-        ...(run.held && process.stdout.isTTY && process.env.NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
-        ...(run.held && timeline ? { TRIBUNAL_TEST_TIMELINE: `${timeline}.e2e` } : {}),
-      },
+  const child = spawn(niced ? 'nice' : command[0]!, niced ? ['-n', String(niceness), ...command] : command.slice(1), {
+    cwd: ROOT,
+    stdio: ['ignore', run.held ? 'pipe' : 'inherit', run.held ? 'pipe' : 'inherit'],
+    env: {
+      ...process.env,
+      // Held output is piped: keep vitest's colours when ours is a terminal.
+      ...(run.held && process.stdout.isTTY && process.env.NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
+      ...(run.held && timeline ? { TRIBUNAL_TEST_TIMELINE: `${timeline}.e2e` } : {}),
     },
-  );
+  });
   const held: [NodeJS.WriteStream, Buffer][] = [];
   let live = !run.held;
   for (const [from, to] of [
@@ -100,7 +120,9 @@ function start(run: VitestRun): { child: ChildProcess; ended: ReturnType<typeof 
 
 async function main(args: readonly string[]): Promise<number> {
   const began = performance.now();
-  const runs = plan(args).map((run) => ({ run, ...start(run) }));
+  // Read before anything starts: a bad value fails the run with nothing left running.
+  const increment = e2eNiceness();
+  const runs = plan(args).map((run) => ({ run, ...start(run, increment) }));
   // The terminal's Ctrl-C reaches the children itself; a SIGTERM to npm reaches only this process.
   process.on('SIGTERM', () => {
     for (const { child } of runs) child.kill('SIGTERM');
@@ -109,7 +131,9 @@ async function main(args: readonly string[]): Promise<number> {
   let code = 0;
   for (const { run, ended, release } of runs) {
     if (run.held)
-      process.stdout.write(`\n ${'='.repeat(16)} ${run.label} (run beside the above, niced) ${'='.repeat(16)}\n`);
+      process.stdout.write(
+        `\n ${'='.repeat(16)} ${run.label} (run beside the above, nice +${String(increment)}) ${'='.repeat(16)}\n`,
+      );
     release();
     const exit = await ended;
     ends.push(`${run.label} exited ${String(exit.code)} after ${seconds(exit.at - began)}`);
