@@ -15,8 +15,8 @@
  * machine to itself. Its processes (the e2e files' stacks, Chromium, the shards' workerd) inherit the priority.
  *
  * The first process's output streams; the second's is held and printed when the first ends, then live, so
- * neither report is cut into the other. Its timeline (`TRIBUNAL_TEST_TIMELINE`) goes to `<file>.e2e`. The exit
- * code is the first failing process's, else 0. Arguments (`npm test -- <file or name filter>`) go to both, and a
+ * neither report is cut into the other. Its timeline (`TRIBUNAL_TEST_TIMELINE`) goes to `<file>.e2e`, both in
+ * seconds since the run began. The exit code is the first failing process's, else 0. Arguments (`npm test -- <file or name filter>`) go to both, and a
  * side none of whose files match passes; with `--project`, one `vitest run <arguments>` runs as asked.
  */
 import { spawn } from 'node:child_process';
@@ -85,6 +85,10 @@ const exitOf = (child: ChildProcess): Promise<{ code: number; at: number }> =>
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** When the run began (epoch ms): both processes' timelines count from it, not each from its own config load. */
+const TIMELINE_ORIGIN =
+  process.env.TRIBUNAL_TEST_TIMELINE_ORIGIN ?? String(Math.round(performance.timeOrigin + performance.now()));
+
 /** Starts `run`; a niced run starts under nice(1) so every thread and child has the priority from its first instant. */
 function start(
   run: VitestRun,
@@ -101,6 +105,7 @@ function start(
       ...process.env,
       // Held output is piped: keep vitest's colours when ours is a terminal.
       ...(run.held && process.stdout.isTTY && process.env.NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
+      ...(timeline ? { TRIBUNAL_TEST_TIMELINE_ORIGIN: TIMELINE_ORIGIN } : {}),
       ...(run.held && timeline ? { TRIBUNAL_TEST_TIMELINE: `${timeline}.e2e` } : {}),
     },
   });
