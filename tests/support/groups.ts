@@ -1,5 +1,6 @@
 /**
- * How `npm test` schedules its projects (`sequence.groupOrder`). Vitest runs its groups one after another;
+ * How a `vitest run` schedules its projects (`sequence.groupOrder`); `npm test` runs two, node and worker in one
+ * and e2e with worker-shards niced beside it (tests/support/run-suite.ts). Vitest runs its groups one after another;
  * the projects of one group share one pool of `maxWorkers` slots, and the group's queue holds their files
  * in the order the run's sequencer gives (tests/support/sequencer.ts), each slot taking the next file when it
  * frees. A slot keeps its runner (a node fork, a workerd) while the next file is of the same project, and

@@ -6,7 +6,9 @@
  *
  * `TRIBUNAL_TEST_TIMELINE=<file>` also writes one line per file as it ends: its start and end in seconds since
  * vitest started, its project and path, and its setup's seconds (to see where slots stood idle: a runtime
- * starting, a long file last; a worker project's file with seconds of setup is a runtime's first).
+ * starting, a long file last; a worker project's file with seconds of setup is a runtime's first). With
+ * `TRIBUNAL_TEST_TIMELINE_ORIGIN=<epoch ms>` (npm test's two processes, tests/support/run-suite.ts) the seconds count
+ * from that instant instead, so both processes' timelines share one clock.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
@@ -57,7 +59,9 @@ export default class ProjectTimes implements Reporter {
     span.testsMs += d.duration;
     const timeline = process.env.TRIBUNAL_TEST_TIMELINE;
     if (timeline) {
-      const at = (t: number) => ((t - this.runStart) / 1000).toFixed(1);
+      const origin = Number(process.env.TRIBUNAL_TEST_TIMELINE_ORIGIN ?? NaN);
+      const from = Number.isFinite(origin) ? origin - performance.timeOrigin : this.runStart;
+      const at = (t: number) => ((t - from) / 1000).toFixed(1);
       const line = `${at(this.starts.get(testModule.id) ?? span.last)} ${at(span.last)} ${testModule.project.name} ${testModule.relativeModuleId} ${(d.setupDuration / 1000).toFixed(1)}\n`;
       appendFileSync(timeline, line);
     }
