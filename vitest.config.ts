@@ -10,7 +10,7 @@ useTmpfsForRun();
  * Three suites: `node` (engine, LLM layer, metrics, CLI: plain Node), `worker` (the Worker, queue
  * consumer and Durable Object inside workerd through the Cloudflare vitest integration) and `e2e` (a
  * local runtime started and driven over HTTP: restarts, crashes, npm start, the runner), run last in one
- * `vitest run`. `npm test` runs e2e and worker-shards in a second `vitest run`, niced, beside node and worker
+ * `vitest run`. `npm test` runs e2e in a second `vitest run`, niced, beside node, worker and worker-shards
  * (tests/support/run-suite.ts).
  */
 export default defineConfig({

@@ -1,6 +1,6 @@
 /**
- * How a `vitest run` schedules its projects (`sequence.groupOrder`); `npm test` runs two, node and worker in one
- * and e2e with worker-shards niced beside it (tests/support/run-suite.ts). Vitest runs its groups one after another;
+ * How a `vitest run` schedules its projects (`sequence.groupOrder`); `npm test` runs two, node, worker and
+ * worker-shards in one and e2e niced beside it (tests/support/run-suite.ts). Vitest runs its groups one after another;
  * the projects of one group share one pool of `maxWorkers` slots, and the group's queue holds their files
  * in the order the run's sequencer gives (tests/support/sequencer.ts), each slot taking the next file when it
  * frees. A slot keeps its runner (a node fork, a workerd) while the next file is of the same project, and
@@ -9,7 +9,7 @@
  * So node and worker share one group: the first slot node frees starts the worker project's runtime while
  * the other still runs node's last files (with a group each, both slots stood idle ~12 s between them).
  *
- * worker-shards runs in the e2e group, its files spliced in after the group's first file and before the
+ * In a plain `vitest run` of every project, worker-shards runs in the e2e group, its files spliced in after the group's first file and before the
  * e2e files (the sequencer): one slot starts its runtime and runs its four files while the other two run the
  * longest e2e files. At the end of the first group (its place before), both slots started a shards runtime at
  * once once the worker project's last files were taken: 14 s of the quiet suite's wall (80 s at load 19), two

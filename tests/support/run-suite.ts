@@ -1,7 +1,8 @@
 /**
- * `npm test`: two `vitest run` processes at once. The first runs the node and worker projects at the run's
- * CPU priority; the second runs e2e and worker-shards `E2E_NICENESS` lower, so it takes the cores the first
- * leaves idle and little else.
+ * `npm test`: two `vitest run` processes at once. The first runs the node, worker and worker-shards projects at
+ * the run's CPU priority; the second runs e2e `E2E_NICENESS` lower, so it takes the cores the first leaves idle
+ * and little else. worker-shards stays in the first: niced beside the e2e files, its runtime started so slowly
+ * that the e2e slots freed first and took its other files, each starting another runtime.
  *
  * In one process the e2e files could not fill that idle. Vitest runs a process's groups
  * (`sequence.groupOrder`) one after another, and a group's projects share one queue of files and one
@@ -48,8 +49,8 @@ export interface VitestRun {
 }
 
 /**
- * The vitest processes of `npm test -- <args>`: node and worker, with e2e and worker-shards beside them
- * niced, or one run of `args` as they are when they name a project.
+ * The vitest processes of `npm test -- <args>`: node, worker and worker-shards, with e2e beside them niced, or
+ * one run of `args` as they are when they name a project.
  */
 export function plan(args: readonly string[]): VitestRun[] {
   if (args.some((a) => a === '--project' || a.startsWith('--project=')))
@@ -62,7 +63,7 @@ export function plan(args: readonly string[]): VitestRun[] {
     niced,
     held: niced,
   });
-  return [run('node, worker', ['node', 'worker'], false), run('e2e, worker-shards', ['e2e', 'worker-shards'], true)];
+  return [run('node, worker, worker-shards', ['node', 'worker', 'worker-shards'], false), run('e2e', ['e2e'], true)];
 }
 
 const ROOT = new URL('../..', import.meta.url).pathname;
