@@ -15,13 +15,7 @@ import type { AimdState } from '../../src/provider-gate/aimd.js';
 import type { GateOutcome } from '../../src/llm/provider-gate-hook.js';
 import type { GateStats, Grant } from '../../src/provider-gate/window.js';
 import { ConcurrencyGate } from '../../src/provider-gate/window.js';
-import type {
-  ExchangeReply,
-  GateLimits,
-  GateRelease,
-  ProviderGateRpc,
-  SpareTrade,
-} from '../../src/provider-gate/worker-gate.js';
+import type { GateLimits, GateRelease, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
 import { log } from '../../src/log/log.js';
 
 /** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link exchange}, {@link stats}. */
@@ -88,45 +82,26 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
   /**
    * Gives back the slots of `releases` (as {@link release}), then grants `ids` of `tenant` the slots that can be
    * had at once; an id that would have to wait is not queued (null): its holder asks with {@link acquire}. One
-   * RPC where an evaluation's turn made one per release and one per acquire. With `spares`, the spares the evaluation
-   * used become leases (before their own releases), those it gives back are dropped, and up to `spares.want` new
-   * ones are granted after the asks: the reply is then an {@link ExchangeReply} (without, the grants alone).
+   * RPC where an evaluation's turn made one per release and one per acquire.
    */
   async exchange(
     releases: readonly GateRelease[],
     ids: readonly string[],
     tenant: string,
     limits: GateLimits,
-    spares?: SpareTrade,
-  ): Promise<(Grant | null)[] | ExchangeReply> {
+  ): Promise<(Grant | null)[]> {
     const gate = this.gateFor(limits);
-    // Releases first, so the window counts what was in flight together, except those of spares used in the same
-    // turn, which must be leases before they are given back.
-    const usedNow = new Set(spares?.used);
-    const first = usedNow.size > 0 ? releases.filter((r) => !usedNow.has(r.id)) : releases;
-    if (first.length > 0) this.giveBack(gate, first);
-    if (spares) for (const id of spares.used) gate.use(id, tenant);
-    if (first.length < releases.length)
-      this.giveBack(
-        gate,
-        releases.filter((r) => usedNow.has(r.id)),
-      );
-    if (spares) for (const id of spares.returned) gate.unspare(id);
+    if (releases.length > 0) this.giveBack(gate, releases);
     const grants = ids.map((id) => gate.tryAcquire(id, tenant));
-    if (!spares) {
-      if (grants.some((g) => g !== null)) await this.armReaper(gate);
-      return grants;
-    }
-    const granted = spares.want > 0 && grants.every((g) => g !== null) ? gate.spare(tenant, spares.want) : [];
-    if (grants.some((g) => g !== null) || granted.length > 0 || spares.used.length > 0) await this.armReaper(gate);
-    return { grants, spares: granted, contended: gate.contended() };
+    if (grants.some((g) => g !== null)) await this.armReaper(gate);
+    return grants;
   }
 
   /** The window and counters (for tests and benchmarks). */
   stats(): Promise<GateStats> {
     const gate = this.gate;
     if (gate) return Promise.resolve(gate.stats());
-    return Promise.resolve({ window: 0, inFlight: 0, waiting: 0, maxInFlight: 0, cuts: 0, granted: 0, spares: 0 });
+    return Promise.resolve({ window: 0, inFlight: 0, waiting: 0, maxInFlight: 0, cuts: 0, granted: 0 });
   }
 
   /** Drops expired leases and re-arms while leases remain. */

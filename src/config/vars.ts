@@ -130,12 +130,6 @@ export const VARS = {
     'attempts',
     'Most LLM attempts in flight per provider and model; 0 turns the gate off.',
   ),
-  PROVIDER_GATE_SPARES: spec(
-    integer(0, 16),
-    '2',
-    'slots',
-    "Slots the provider gate grants an evaluation ahead, so its next call skips the gate's round trip (0-16; 0: none).",
-  ),
   MAX_BATCH_BODY_BYTES: spec(integer(1), '16777216', 'bytes', 'Body limit of POST /v1/batches.'),
   OTLP_MAX_BODY_BYTES: spec(
     integer(1),

@@ -9,12 +9,6 @@
  *
  * Fairness: while the window is full, waiting attempts are granted tenant by tenant in turn (round robin),
  * so a tenant with many attempts waiting does not push another tenant's few to the back.
- *
- * Spares ({@link ConcurrencyGate.spare}): slots granted ahead to an evaluation that is making calls one after
- * another, so its next attempt goes out without waiting for the gate's round trip. A spare is counted as held
- * like a lease (the window's bound is exact), is granted only while nobody waits, and turns into a lease when the
- * evaluation says it used it ({@link ConcurrencyGate.use}); one not used goes back with the evaluation's next
- * exchange or expires after its lifetime ({@link SPARE_MS}).
  */
 import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import { gateName } from '../llm/provider-gate-hook.js';
@@ -33,8 +27,6 @@ export interface ConcurrencyGateOptions extends AimdOptions {
   leaseMs?: number;
   /** Clock, epoch ms. Default `Date.now`. */
   now?: () => number;
-  /** A spare not used after this long is dropped, ms. Default {@link SPARE_MS}. */
-  spareMs?: number;
 }
 
 interface Lease {
@@ -58,33 +50,18 @@ export interface GateStats {
   maxInFlight: number;
   /** Window cuts since the gate was created. */
   cuts: number;
-  /** Leases granted (a spare counts when it is used). */
   granted: number;
-  /** Spares held now: granted ahead, not yet used (counted in the window besides `inFlight`). */
-  spares: number;
 }
 
 /** Default lease lifetime: 5 min (an attempt times out after LLM_TIMEOUT_MS, 60 s by default). */
 export const DEFAULT_LEASE_MS = 300_000;
 
-/**
- * A spare's lifetime at the gate: 15 s. Its holder uses it within {@link SPARE_USE_MS} of asking for it; the
- * 5 s between the two is for its `use` notice to arrive.
- */
-export const SPARE_MS = 15_000;
-
-/** How long after asking an evaluation may use a spare, ms (10 s): a call longer than that gains little from one. */
-export const SPARE_USE_MS = 10_000;
-
 /** Slots for attempts under an AIMD window, granted fairly across tenants. */
 export class ConcurrencyGate {
   readonly aimd: Aimd;
   private readonly leases = new Map<string, Lease>();
-  /** Spares by id: granted ahead, not yet used. `at` is when they expire here. */
-  private readonly spares = new Map<string, Lease>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly leaseMs: number;
-  private readonly spareMs: number;
   private readonly now: () => number;
   private maxInFlight = 0;
   private cuts = 0;
@@ -93,13 +70,7 @@ export class ConcurrencyGate {
   constructor(options: ConcurrencyGateOptions, state?: AimdState) {
     this.aimd = new Aimd(options, state);
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.spareMs = options.spareMs ?? SPARE_MS;
     this.now = options.now ?? Date.now;
-  }
-
-  /** Slots held: leases in flight and spares not yet used. The window bounds this. */
-  private held(): number {
-    return this.leases.size + this.spares.size;
   }
 
   /**
@@ -125,48 +96,9 @@ export class ConcurrencyGate {
    */
   tryAcquire(id: string, tenant: string): Grant | null {
     if (this.leases.has(id)) return { window: this.aimd.limit(), waitedMs: 0 };
-    if (this.waitingCount() > 0 || this.held() >= this.aimd.limit()) return null;
+    if (this.waitingCount() > 0 || this.leases.size >= this.aimd.limit()) return null;
     this.lease(id, tenant);
     return { window: this.aimd.limit(), waitedMs: 0 };
-  }
-
-  /**
-   * Up to `n` spares for `tenant`, each under a fresh random id (so no two attempts can ever share one): only while
-   * nobody waits, and only as many as the window has room for. @returns their ids (maybe none).
-   */
-  spare(tenant: string, n: number): string[] {
-    const ids: string[] = [];
-    if (this.waitingCount() > 0) return ids;
-    const until = this.now() + this.spareMs;
-    while (ids.length < n && this.held() < this.aimd.limit()) {
-      const id = `spare/${crypto.randomUUID()}`;
-      this.spares.set(id, { tenant, epoch: this.aimd.state.epoch, at: until });
-      ids.push(id);
-    }
-    return ids;
-  }
-
-  /**
-   * Spare `id` went out as an attempt: from now on it is a lease (released like one). A spare that already expired
-   * here (its notice came late) is leased all the same: the attempt is out, so it is counted.
-   */
-  use(id: string, tenant: string): void {
-    const spare = this.spares.get(id);
-    if (this.leases.has(id)) return;
-    this.spares.delete(id);
-    this.leases.set(id, { tenant, epoch: spare?.epoch ?? this.aimd.state.epoch, at: this.now() });
-    this.granted += 1;
-    this.maxInFlight = Math.max(this.maxInFlight, this.leases.size);
-  }
-
-  /** Spare `id` was not used: its slot goes to whoever waits. Unknown ids are ignored. */
-  unspare(id: string): void {
-    if (this.spares.delete(id)) this.pump();
-  }
-
-  /** Whether somebody waits for a slot: spares held elsewhere should then go back. */
-  contended(): boolean {
-    return this.waitingCount() > 0;
   }
 
   /**
@@ -177,8 +109,6 @@ export class ConcurrencyGate {
   release(id: string, outcome: GateOutcome): boolean {
     const lease = this.leases.get(id);
     if (!lease) return false;
-    // Attempts in flight and waiting, not spares: a window filled by slots granted ahead shows nothing of the
-    // provider's limit, so it does not grow the window.
     const full = this.leases.size + this.waitingCount() >= this.aimd.limit();
     this.leases.delete(id);
     let cut = false;
@@ -189,13 +119,9 @@ export class ConcurrencyGate {
     return cut;
   }
 
-  /**
-   * Drops leases older than the lease lifetime (holders that died) and spares past theirs, and lets waiters in.
-   * @returns how many leases were dropped (expired spares are routine, not counted).
-   */
+  /** Drops leases older than the lease lifetime (holders that died) and lets waiters in. @returns how many were dropped. */
   reap(): number {
-    const now = this.now();
-    const cutoff = now - this.leaseMs;
+    const cutoff = this.now() - this.leaseMs;
     let dropped = 0;
     for (const [id, l] of this.leases) {
       if (l.at < cutoff) {
@@ -203,23 +129,15 @@ export class ConcurrencyGate {
         dropped += 1;
       }
     }
-    let freed = dropped;
-    for (const [id, s] of this.spares) {
-      if (s.at <= now) {
-        this.spares.delete(id);
-        freed += 1;
-      }
-    }
-    if (freed > 0) this.pump();
+    if (dropped > 0) this.pump();
     return dropped;
   }
 
-  /** Epoch ms when the oldest lease or the first spare expires, or null with none held. */
+  /** Epoch ms when the oldest lease expires, or null with none held. */
   nextExpiry(): number | null {
-    let next: number | null = null;
-    for (const l of this.leases.values()) if (next === null || l.at + this.leaseMs < next) next = l.at + this.leaseMs;
-    for (const s of this.spares.values()) if (next === null || s.at < next) next = s.at;
-    return next;
+    let oldest: number | null = null;
+    for (const l of this.leases.values()) if (oldest === null || l.at < oldest) oldest = l.at;
+    return oldest === null ? null : oldest + this.leaseMs;
   }
 
   /** Counters and the current window. */
@@ -231,7 +149,6 @@ export class ConcurrencyGate {
       maxInFlight: this.maxInFlight,
       cuts: this.cuts,
       granted: this.granted,
-      spares: this.spares.size,
     };
   }
 
@@ -249,7 +166,7 @@ export class ConcurrencyGate {
 
   /** Grants waiting attempts while the window has room, one tenant at a time in turn. */
   private pump(): void {
-    while (this.held() < this.aimd.limit()) {
+    while (this.leases.size < this.aimd.limit()) {
       const next = this.waiting.entries().next();
       if (next.done) return;
       const [tenant, queue] = next.value;

@@ -16,14 +16,6 @@
  * and the turns across tenants are as before. A ChatEval debate's 16 gate RPCs (an acquire and a release per
  * attempt) become 9.
  *
- * Why spares: an evaluation making calls one after another (a debate's turns) would wait for the gate's round trip
- * before each. From its second exchange on, the gate grants it up to `PROVIDER_GATE_SPARES` slots ahead, counted as
- * held, so its next call takes one and goes out at once; the exchange that carries the call's release tells the gate
- * the spare was used and tops it up. Spares go back in the exchange of a turn that leaves the evaluation with nothing
- * in flight and nothing asked (so no RPC of their own), at once when the gate says somebody waits, and expire at
- * the gate after `SPARE_MS` if their holder died. Calls on one stub arrive in the order made, so a spare's `used`
- * reaches the gate before its release.
- *
  * Why shards: one object that every tenant's attempts pass through would be capped by one object's
  * throughput (about 1,000 requests/s, docs/scale.md). The window is split over `ceil(max / 64)` objects
  * per provider and model ({@link gateShards}), each holding its share of the bounds ({@link shardLimits}),
@@ -35,7 +27,6 @@ import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import type { GateLease, GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { GateStats, Grant } from './window.js';
-import { SPARE_USE_MS } from './window.js';
 import { gateName } from '../llm/provider-gate-hook.js';
 
 /** The window's bounds as the deployment sets them. */
@@ -50,23 +41,6 @@ export interface GateRelease {
   outcome: GateOutcome;
 }
 
-/** An exchange's spares: those used (now leases), those given back unused, and how many more are wanted. */
-export interface SpareTrade {
-  used: readonly string[];
-  returned: readonly string[];
-  want: number;
-}
-
-/** The reply of an exchange that carried a {@link SpareTrade}. */
-export interface ExchangeReply {
-  /** Per asked id its grant, or null (as the plain reply). */
-  grants: (Grant | null)[];
-  /** Ids of the spares granted now (maybe none). */
-  spares: string[];
-  /** Somebody waits for a slot: spares held should go back. */
-  contended: boolean;
-}
-
 /** The gate object's RPC methods. */
 export interface ProviderGateRpc {
   /** A slot for attempt `id` of `tenant` (resolves when granted). */
@@ -75,16 +49,14 @@ export interface ProviderGateRpc {
   release(id: string, outcome: GateOutcome): Promise<void>;
   /**
    * Gives `releases` back, then grants those of `ids` that can go at once: per id its grant, or null when it
-   * would have had to wait (it is not queued: its holder asks with `acquire`). With `spares` (used, given back,
-   * wanted) the reply is an {@link ExchangeReply}; a gate on older code ignores them and replies with the grants.
+   * would have had to wait (it is not queued: its holder asks with `acquire`).
    */
   exchange(
     releases: readonly GateRelease[],
     ids: readonly string[],
     tenant: string,
     limits: GateLimits,
-    spares?: SpareTrade,
-  ): Promise<(Grant | null)[] | ExchangeReply>;
+  ): Promise<(Grant | null)[]>;
   /** The window and counters. */
   stats(): Promise<GateStats>;
 }
@@ -154,8 +126,6 @@ interface ChannelOf {
   tenant: string;
   evaluationId: string;
   provider: string;
-  /** Spares this evaluation may hold at most (`PROVIDER_GATE_SPARES`; 0: none). */
-  maxSpares: number;
 }
 
 /** An attempt's ask for a slot, waiting for its lease. */
@@ -165,40 +135,18 @@ interface Ask {
   resolve: (lease: GateLease) => void;
 }
 
-/** A spare this evaluation holds: its id at the gate, and until when (local epoch ms) it may be used. */
-interface Spare {
-  id: string;
-  until: number;
-}
-
 /**
  * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange` at its
- * end; an ask the gate cannot grant at once waits its turn through `acquire`; an ask while a spare is held takes it.
+ * end; an ask the gate cannot grant at once waits its turn through `acquire`.
  */
 class GateChannel {
   private asks: Ask[] = [];
   private held: GateRelease[] = [];
-  private spares: Spare[] = [];
-  /** Spares taken since the last exchange, and spares to give back. */
-  private used: string[] = [];
-  private returning: string[] = [];
-  /** Attempts of this evaluation holding a slot now. */
-  private inFlight = 0;
-  /** Most attempts one turn started (asked or took a spare): how many spares a turn may use. */
-  private width = 0;
-  private exchanges = 0;
   private soon: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly of: ChannelOf) {}
 
   acquire(id: string, callId: string): Promise<GateLease> {
-    this.expireSpares();
-    const spare = this.spares.shift();
-    if (spare) {
-      this.used.push(spare.id);
-      this.flushSoon();
-      return Promise.resolve(this.lease(spare.id));
-    }
     return new Promise((resolve) => {
       this.asks.push({ id, callId, resolve });
       this.flushSoon();
@@ -206,17 +154,8 @@ class GateChannel {
   }
 
   private release(id: string, outcome: GateOutcome): void {
-    this.inFlight -= 1;
     this.held.push({ id, outcome });
     this.flushSoon();
-  }
-
-  /** Spares past their use-by time go back (the gate drops them soon after in any case). */
-  private expireSpares(): void {
-    const now = Date.now();
-    const live = this.spares.filter((p) => p.until > now);
-    for (const p of this.spares) if (p.until <= now) this.returning.push(p.id);
-    this.spares = live;
   }
 
   /**
@@ -229,54 +168,29 @@ class GateChannel {
 
   private async flush(): Promise<void> {
     this.soon = null;
-    this.expireSpares();
     const asks = this.asks.splice(0);
     const releases = this.held.splice(0);
-    const used = this.used.splice(0);
-    // Nothing in flight and nothing asked: the evaluation is between waves or done, so its spares go back now.
-    const idle = this.inFlight === 0 && asks.length === 0;
-    if (idle) this.returning.push(...this.spares.splice(0).map((p) => p.id));
-    const returned = this.returning.splice(0);
-    if (asks.length === 0 && releases.length === 0 && used.length === 0 && returned.length === 0) return;
-    const started = asks.length + used.length;
-    this.width = Math.max(this.width, started);
-    // Only from an evaluation's second exchange on: a single call never holds a spare.
-    const want =
-      this.of.maxSpares > 0 && this.exchanges > 0 && started > 0 && !idle
-        ? Math.max(0, Math.min(this.of.maxSpares, this.width) - this.spares.length)
-        : 0;
-    this.exchanges += 1;
-    const trade = used.length > 0 || returned.length > 0 || want > 0 ? { used, returned, want } : undefined;
+    if (asks.length === 0 && releases.length === 0) return;
     const { stub, limits, tenant } = this.of;
-    const sentAt = Date.now();
-    let reply: ExchangeReply;
+    let grants: (Grant | null)[];
     try {
-      const r = await stub.exchange(
+      grants = await stub.exchange(
         releases,
         asks.map((a) => a.id),
         tenant,
         limits,
-        trade,
       );
-      reply = Array.isArray(r) ? { grants: r, spares: [], contended: false } : r;
     } catch (e) {
       // One by one instead (a gate object still on code without `exchange` during a deploy, a lost reply): each
       // release on its own, each ask its turn in `acquire`, which lets it through only if that fails too. A release
-      // that fails again expires on its own (DEFAULT_LEASE_MS); spares are not used again (they expire at the gate).
+      // that fails again expires on its own (DEFAULT_LEASE_MS).
       this.warn(asks.length > 0 ? 'gate.exchange_failed' : 'gate.release_failed', asks[0]?.callId, e);
-      this.spares = [];
       for (const r of releases) stub.release(r.id, r.outcome).catch(() => undefined);
       for (const a of asks) void this.waitTurn(a);
       return;
     }
-    // Usable until SPARE_USE_MS after the ask left, so before the gate (which counts from its arrival) drops it.
-    for (const id of reply.spares) this.spares.push({ id, until: sentAt + SPARE_USE_MS });
-    if (reply.contended && this.spares.length > 0) {
-      this.returning.push(...this.spares.splice(0).map((p) => p.id));
-      this.flushSoon();
-    }
     asks.forEach((a, i) => {
-      if (reply.grants[i]) this.granted(a);
+      if (grants[i]) this.granted(a);
       else void this.waitTurn(a);
     });
   }
@@ -294,20 +208,14 @@ class GateChannel {
   }
 
   private granted(a: Ask): void {
-    a.resolve(this.lease(a.id));
-  }
-
-  /** The lease of a slot held under gate id `id`: released once, with the attempt's outcome. */
-  private lease(id: string): GateLease {
-    this.inFlight += 1;
     let released = false;
-    return {
+    a.resolve({
       release: (outcome) => {
         if (released) return;
         released = true;
-        this.release(id, outcome);
+        this.release(a.id, outcome);
       },
-    };
+    });
   }
 
   private warn(event: string, callId: string | undefined, e: unknown): void {
@@ -326,7 +234,6 @@ export function providerGateOf<T extends ProviderGateObject>(
 ): ProviderGate | undefined {
   const limits = gateLimitsOf(env);
   if (!limits) return undefined;
-  const maxSpares = configOf(env).PROVIDER_GATE_SPARES;
   const shards = gateShards(limits);
   const shard = gateShardOf(who.evaluationId, shards);
   const own = shardLimits(limits, shard, shards);
@@ -338,8 +245,7 @@ export function providerGateOf<T extends ProviderGateObject>(
       let channel = channels.get(key);
       if (!channel) {
         const stub = providerGateStub(env, provider, model, shard);
-        const { tenant, evaluationId } = who;
-        channel = new GateChannel({ stub, limits: own, tenant, evaluationId, provider, maxSpares });
+        channel = new GateChannel({ stub, limits: own, tenant: who.tenant, evaluationId: who.evaluationId, provider });
         channels.set(key, channel);
       }
       return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId);

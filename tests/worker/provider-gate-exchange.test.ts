@@ -9,9 +9,7 @@ import { providerGateOf, providerGateStub } from '../../src/provider-gate/worker
 import { testEnv } from './helpers.js';
 
 /** The deployment's gate namespace, with every RPC to a gate object counted by method. */
-function countedGates(
-  env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURRENCY_START?: string; PROVIDER_GATE_SPARES?: string } = {},
-) {
+function countedGates(env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURRENCY_START?: string } = {}) {
   const calls: string[] = [];
   const ns = testEnv.PROVIDER_GATE;
   const namespace = {
@@ -39,8 +37,7 @@ const attempt = (model: string, callId: string) => ({ provider: 'default', model
 describe("the provider gate's exchange", () => {
   it('takes one RPC per wave of a debate and one for its last releases: 5 for 8 attempts (was an acquire and a release each, 16)', async () => {
     const model = `mock-judge?seed=exchange-waves-${Date.now()}`;
-    // Without spares (tests/worker/provider-gate-spares.test.ts): waves 3 and 4 would take them and ask nothing.
-    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64', PROVIDER_GATE_SPARES: '0' });
+    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64' });
     const gate = providerGateOf(env, { tenant: 'tn_exchange', evaluationId: 'ev_waves' });
     if (!gate) throw new Error('the provider gate is off in the test bindings');
     // Four waves of two calls, each asked for in the turn the wave before it ended in: the object's call pool
