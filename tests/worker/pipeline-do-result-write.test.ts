@@ -60,26 +60,32 @@ function result(callId: string, at: number) {
   };
 }
 
+/** `storage` as the store uses it, with every SQL statement it runs recorded in `seen`. */
+function recorded(storage: DurableObjectStorage): { recording: DurableObjectStorage; seen: string[] } {
+  const seen: string[] = [];
+  const sql = storage.sql;
+  const recording = new Proxy(storage, {
+    get(target, key) {
+      if (key === 'sql')
+        return {
+          exec: (query: string, ...bindings: unknown[]) => {
+            seen.push(query);
+            return sql.exec(query, ...bindings);
+          },
+        };
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { recording, seen };
+}
+
 describe("the object's write of a result", () => {
   it('is one statement, and a reload shows the latest result as the last update', async () => {
     const id = newTestId('ev_result_write');
     const out = await runInTestObject(id, (_o, state) => {
       const sql = state.storage.sql;
-      const seen: string[] = [];
-      // The object's storage with every statement recorded.
-      const recording = new Proxy(state.storage, {
-        get(target, key) {
-          if (key === 'sql')
-            return {
-              exec: (query: string, ...bindings: unknown[]) => {
-                seen.push(query);
-                return sql.exec(query, ...bindings);
-              },
-            };
-          const value: unknown = Reflect.get(target, key);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
+      const { recording, seen } = recorded(state.storage);
       const store = new EvaluationStore(recording);
       store.insertMeta(metaRow(id, 1_000));
       seen.length = 0;
@@ -117,20 +123,7 @@ describe("the final write's calls", () => {
       const sql = state.storage.sql;
       // A new object: the constructor made the schema; drop it so the store below makes it, as a new object's does.
       for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE IF EXISTS ${t}`);
-      const seen: string[] = [];
-      const recording = new Proxy(state.storage, {
-        get(target, key) {
-          if (key === 'sql')
-            return {
-              exec: (query: string, ...bindings: unknown[]) => {
-                seen.push(query);
-                return sql.exec(query, ...bindings);
-              },
-            };
-          const value: unknown = Reflect.get(target, key);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
+      const { recording, seen } = recorded(state.storage);
       const store = new EvaluationStore(recording);
       store.insertMeta(metaRow(id, 1_000));
       store.insertResult(result('c1', 2_000));

@@ -22,6 +22,25 @@ const LEGACY_EVALUATION = `CREATE TABLE evaluation (
   config TEXT NOT NULL, task TEXT NOT NULL, status TEXT NOT NULL, calls_planned INTEGER NOT NULL, started_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL, error TEXT, finalized INTEGER NOT NULL DEFAULT 0, alarm_failures INTEGER NOT NULL DEFAULT 0`;
 
+/**
+ * Rebuilds the object behind `sql` as version-8 code left it: migrations 1-8, its lazy tables made or not (that
+ * code made a new object without them), and one evaluation row of `status`.
+ */
+function asVersion8(sql: SqlStorage, o: { lazyTables: boolean; status: string }): void {
+  for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE ${t}`);
+  sql.exec(
+    'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
+  if (!o.lazyTables) for (const t of Object.keys(LAZY_TABLES)) sql.exec(`DROP TABLE ${t}`);
+  sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
+  sql.exec(
+    `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
+     VALUES (1, 'ev', 't', 'debate', '{}', '{}', ?, 1, 1, 2)`,
+    o.status,
+  );
+}
+
 describe('object schema migrations', () => {
   for (const withFinalizeFailures of [false, true]) {
     it(`an object from before versioning${withFinalizeFailures ? ' (finalize_failures added by hand)' : ''} migrates and keeps its rows`, async () => {
@@ -101,16 +120,7 @@ describe('object schema migrations', () => {
     const result = await runInTestObject(newTestId('ev_schema_transcript'), (_o, state) => {
       const sql = state.storage.sql;
       // Rebuild this object as version 8 made it: the `transcript` table, one transcript saved in it.
-      for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE ${t}`);
-      sql.exec(
-        'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
-      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
-      sql.exec(
-        `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
-         VALUES (1, 'ev', 't', 'debate', '{}', '{}', 'succeeded', 1, 1, 2)`,
-      );
+      asVersion8(sql, { lazyTables: true, status: 'succeeded' });
       sql.exec('INSERT INTO transcript (singleton, rows) VALUES (1, \'[{"callId":"c1"}]\')');
       const before = migrate(state.storage);
       const tables = sql
@@ -127,18 +137,8 @@ describe('object schema migrations', () => {
   it('an object version 8 made without its lazy tables still makes them when first written, after migration 9', async () => {
     const result = await runInTestObject(newTestId('ev_schema_lazy8'), (_o, state) => {
       const sql = state.storage.sql;
-      // As version-8 code made a new object: the lazy tables (`ended`, `erasure`) not made yet, version 8.
-      for (const t of ['schema_version', 'evaluation', 'results', 'pending']) sql.exec(`DROP TABLE ${t}`);
-      sql.exec(
-        'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
-      for (const t of Object.keys(LAZY_TABLES)) sql.exec(`DROP TABLE ${t}`);
-      sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
-      sql.exec(
-        `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)
-         VALUES (1, 'ev', 't', 'debate', '{}', '{}', 'running', 1, 1, 2)`,
-      );
+      // As version-8 code made a new object: the lazy tables (`ended`, `erasure`) not made yet.
+      asVersion8(sql, { lazyTables: false, status: 'running' });
       // The store opens it as a woken instance does: migration 9 runs, then every lazy table is read or written.
       const store = new EvaluationStore(state.storage);
       const before = { ended: store.ended(), erase: store.eraseRequested() };
