@@ -71,6 +71,12 @@ export interface ViewerRig {
   browser: TestBrowser;
   /** A fresh folder of this file for stacks' state. */
   dir: string;
+  /**
+   * Lets the mock's next `n` chat completions through and holds every one after them until `release()`: a test
+   * sees a debate mid-way whatever the machine's load, not only while its replies happen to be slower than the
+   * page. A held reply is answered at once when released if its latency has passed meanwhile.
+   */
+  holdAfter(n: number): { release: () => void };
 }
 
 /** The mock's default reply latency, ms: slow enough that a debate takes seconds, to be watched live. */
@@ -90,9 +96,30 @@ export const QUICK_LATENCY_MS: [number, number] = [20, 20];
  * all). Call at the top of the file's outer describe; read the fields inside hooks and tests.
  */
 export function useViewerBrowser(latencyMs: [number, number] = LIVE_LATENCY_MS): ViewerRig {
+  let hold: { left: number; waiting: (() => void)[] } | null = null;
   const rig = { dir: mkdtempSync(join(tmpdir(), 'tribunal-viewer-test-')) } as ViewerRig;
+  rig.holdAfter = (n) => {
+    const h = { left: n, waiting: [] as (() => void)[] };
+    hold = h;
+    return {
+      release: () => {
+        if (hold === h) hold = null;
+        for (const go of h.waiting.splice(0)) go();
+      },
+    };
+  };
   beforeAll(async () => {
-    rig.mock = await startMockServer({ latencyMs });
+    rig.mock = await startMockServer({
+      latencyMs,
+      around: async (request, next) => {
+        const h = hold;
+        if (h && request.method === 'POST' && new URL(request.url).pathname.endsWith('/chat/completions')) {
+          if (h.left > 0) h.left -= 1;
+          else await new Promise<void>((go) => h.waiting.push(go));
+        }
+        return next(request);
+      },
+    });
     rig.browser = await launchBrowser(inject('browserBroker'));
   }, 60_000);
   afterAll(async () => {

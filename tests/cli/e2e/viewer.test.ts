@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Route } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
 import { axeViolations } from '../../web/browser.js';
 import {
@@ -79,6 +79,9 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       await page.goto(`${viewer.stack.url}/#/new`);
       await expect.poll(() => page.getByLabel('Preset').locator('option').count()).toBeGreaterThan(20);
       await expectAccessible(page);
+      // Mid-debate for as long as the test looks: the replies after the third wait until it has.
+      const held = rig.holdAfter(3);
+      onTestFinished(held.release);
       const id = await submit(page, 'chateval-faireval', undefined, 'submit-desktop.png');
       expect(id).toMatch(/^ev_/);
 
@@ -98,6 +101,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       await expect.poll(() => created.innerText(), { timeout: WAIT_MS, interval: 100 }).not.toBe(createdText);
       await shoot(page, 'evaluation-live-desktop.png');
 
+      held.release();
       await page.locator('.verdict-headline').waitFor({ timeout: 60_000 });
       await page.locator('.transcript').waitFor();
       const timeline = await page.evaluate<TimelineEntry[]>('window.__timeline');
