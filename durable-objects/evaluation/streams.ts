@@ -18,8 +18,8 @@ export class Streams {
   private readonly waiters = new Set<(closed: boolean) => void>();
 
   /**
-   * Whether this object may hold a WebSocket subscriber: asked of the runtime once per instance (sockets
-   * outlive hibernation, so a new instance can have some), then set by {@link open}. Until one exists, a
+   * Whether this object may hold a WebSocket subscriber: unknown (null) in a new instance (sockets outlive
+   * hibernation), then what the last broadcast found, and true once {@link open} accepts one. While false, a
    * broadcast asks the runtime nothing.
    */
   private sockets: boolean | null = null;
@@ -33,10 +33,11 @@ export class Streams {
    */
   broadcast(event: EvaluationEvent): void {
     if (this.sse.size > 0) this.sse.send(event);
-    this.sockets ??= this.ctx.getWebSockets().length > 0;
-    if (!this.sockets) return;
+    if (this.sockets === false) return;
     const sockets = this.ctx.getWebSockets();
-    if (sockets.length === 0) return;
+    // None left (or none since a restart): ask no more until open() accepts one.
+    this.sockets = sockets.length > 0;
+    if (!this.sockets) return;
     const frame = encodeWs(event);
     for (const ws of sockets) {
       try {
