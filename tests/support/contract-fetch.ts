@@ -8,20 +8,31 @@
  * LLM, a webhook receiver) passes through unchecked. The same document served on another port (a
  * restarted stack) reuses the compiled contract, so a restart costs one small request, not a compile.
  */
-import { Agent } from 'undici';
 import type { ContractDocument } from './response-contract.js';
 import { ResponseContract } from './response-contract.js';
+
+const base = globalThis.fetch.bind(globalThis);
+
+/**
+ * Node's own undici `Agent`, the class of the dispatcher its fetch uses (which a first fetch makes, here of a
+ * `data:` URL, under the key every copy of undici shares). Importing the npm undici for it loaded a second
+ * copy of undici into every test process, about 0.2 CPU-s a file.
+ */
+async function nodeAgent(): Promise<new (options: { pipelining: number }) => NonNullable<RequestInit['dispatcher']>> {
+  await base('data:,');
+  const made = (globalThis as Record<symbol, unknown>)[Symbol.for('undici.globalDispatcher.1')];
+  if (typeof made !== 'object' || made === null) throw new Error("Node's fetch made no global dispatcher");
+  return made.constructor as new (options: { pipelining: number }) => NonNullable<RequestInit['dispatcher']>;
+}
 
 /**
  * No keep-alive: every request on a new connection. workerd closes a keep-alive connection 5 s after its
  * last response (kj's timeout, measured on `npm start`); a pool that keeps one idle for less still races
  * it on a busy machine, where the test process's timers run seconds late: its next request goes out on a
  * socket workerd has just closed and fails with "other side closed" (seen at load 22 with a 1 s idle
- * limit). A loopback connection costs well under a millisecond. (The cast: @types/node carries its own copy
- * of undici's types, which the package's own do not match exactly.)
+ * limit). A loopback connection costs well under a millisecond.
  */
-const dispatcher = new Agent({ pipelining: 0 }) as unknown as NonNullable<RequestInit['dispatcher']>;
-const base = globalThis.fetch.bind(globalThis);
+const dispatcher = new (await nodeAgent())({ pipelining: 0 });
 const unchecked = (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
   base(input, { ...init, dispatcher });
 const contracts = new Map<string, Promise<ResponseContract | null>>();
