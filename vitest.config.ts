@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { projectConfigs } from './tests/support/project-configs.js';
 import { useTmpfsForRun } from './tests/support/run-tmpdir.js';
 import TribunalSequencer from './tests/support/sequencer.js';
 
@@ -15,12 +16,9 @@ useTmpfsForRun();
  */
 export default defineConfig({
   test: {
-    projects: [
-      'tests/vitest.node.config.ts',
-      'tests/vitest.worker.config.ts',
-      'tests/vitest.worker-shards.config.ts',
-      'tests/vitest.e2e.config.ts',
-    ],
+    // The four projects' configs, or only those a `--project` on the command line selects: vitest loads every
+    // listed config before it filters, and the worker ones load wrangler and Miniflare (tests/support/project-configs.ts).
+    projects: projectConfigs(),
     // After the summary: each project's wall time and where it went (tests/support/project-times.ts); workerd's
     // own log lines go to a file, named at the end of a failed run (tests/support/runtime-output.ts).
     reporters: ['default', './tests/support/project-times.ts', './tests/support/runtime-output.ts'],
