@@ -387,6 +387,13 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
         await held;
         await route.continue();
       });
+      // Scalar's spinners and loading skeletons are animated for as long as it works on the document; each frame
+      // was Chromium's compositor and raster work (0.3-0.6 CPU-s in some runs, 3-4 in others, at load 22-30).
+      // Frozen, no frame is drawn for them; what is asserted (the loading text, no 4xx, no warning, the rendered
+      // operations) does not move.
+      const devtools = await page.context().newCDPSession(page);
+      await devtools.send('Animation.enable');
+      await devtools.send('Animation.setPlaybackRate', { playbackRate: 0 });
       await page.goto(`${viewer.stack.url}/docs`, { waitUntil: 'commit' });
       await page.locator('.docs-loading').waitFor();
       expect(await page.locator('.docs-loading').innerText()).toContain('Loading the API reference');
