@@ -11,7 +11,7 @@ import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { postJson } from './api-fetch.js';
+import { apiWith, postJson } from './api-fetch.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
 import {
   countRows,
@@ -61,6 +61,49 @@ describe('startAndAwait', () => {
     expect(await engineVersionIn(id)).toBeNull();
     expect((await waitForEnd(id)).status).toBe('succeeded');
     expect(await engineVersionIn(id)).not.toBeNull();
+  });
+
+  it("the fast start's insert batch takes the slot, marks the row running and reads the cache's hit in one statement", async () => {
+    // The API's own D1 (the object has its own bindings): each batch's statements, as prepared.
+    const prepared: string[] = [];
+    const batches: string[][] = [];
+    const db = new Proxy(testEnv.DB, {
+      get(target, key) {
+        if (key === 'prepare')
+          return (sql: string) => {
+            prepared.push(sql);
+            return target.prepare(sql);
+          };
+        if (key === 'batch')
+          return (statements: D1PreparedStatement[]) => {
+            batches.push(prepared.splice(0));
+            return target.batch(statements);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const first = { preset: 'chateval-single', task: { ...PAIRWISE, question: 'One statement for the slot?' } };
+    const post = () =>
+      apiWith({ DB: db }, '/v1/evaluations', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'wait=30' },
+        body: JSON.stringify(first),
+      });
+    const miss = await post();
+    expect(miss.status).toBe(200);
+    const missed = await miss.json<{ id: string }>();
+    expect(missed).toMatchObject({ status: 'succeeded', cache: { hit: false } });
+    const insert = batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')));
+    // The config, the row, its task, the verdict cache's mark, then the slot with the running mark and the hit's read.
+    expect(insert).toHaveLength(5);
+    expect(insert?.filter((sql) => /^\s*(UPDATE|SELECT)[^;]*\bcache_from\b/.test(sql))).toHaveLength(2);
+    // The same request again is a hit, read back by that same statement: served with 0 calls.
+    batches.length = 0;
+    const hit = await post();
+    expect(hit.status).toBe(200);
+    expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
+    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
   });
 
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
