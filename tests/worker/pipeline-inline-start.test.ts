@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
+import type { Task } from '../../src/engine/task.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { apiWith, postJson } from './api-fetch.js';
@@ -22,6 +23,7 @@ import {
   mockRequests,
   pendingAlarm,
   PAIRWISE,
+  POINTWISE,
   replyInGroups,
   statusRow,
   testEnv,
@@ -104,6 +106,43 @@ describe('startAndAwait', () => {
     expect(hit.status).toBe(200);
     expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
     expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
+  });
+
+  it("a pairwise verdict outside a batch is its object's alone: the final write has no statement for D1's copy", async () => {
+    // Every statement prepared in this isolate while the request runs (the object's final write included).
+    const proto = Object.getPrototypeOf(testEnv.DB) as { prepare: (sql: string) => D1PreparedStatement };
+    const prepare = proto.prepare;
+    const prepared: string[] = [];
+    proto.prepare = function (this: D1Database, sql: string) {
+      prepared.push(sql);
+      return prepare.call(this, sql);
+    };
+    const verdictCopies = async (id: string) =>
+      (
+        await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
+          .bind(id)
+          .first<{ n: number }>()
+      )?.n;
+    try {
+      const post = (task: Task) =>
+        postJson(
+          '/v1/evaluations',
+          { preset: task.kind === 'pairwise' ? 'chateval-single' : 'geval-summeval', cache: 'off', task },
+          { Prefer: 'wait=30' },
+        );
+      const pairwise = await post({ ...PAIRWISE, question: 'Kept by its object alone?' });
+      expect(pairwise.status).toBe(200);
+      const { id } = await pairwise.json<{ id: string }>();
+      expect(prepared.filter((sql) => sql.includes('INSERT INTO verdict_texts'))).toEqual([]);
+      expect(await verdictCopies(id)).toBe(0);
+      expect(await countRows('verdicts', id)).toBe(1);
+      // A pointwise verdict, which D1's own queries read, keeps its copy.
+      const pointwise = await post(POINTWISE);
+      expect(pointwise.status).toBe(200);
+      expect(await verdictCopies((await pointwise.json<{ id: string }>()).id)).toBe(1);
+    } finally {
+      proto.prepare = prepare;
+    }
   });
 
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
