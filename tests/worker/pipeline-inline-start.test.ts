@@ -130,7 +130,12 @@ describe('startAndAwait', () => {
           { preset: task.kind === 'pairwise' ? 'chateval-single' : 'geval-summeval', cache: 'off', task },
           { Prefer: 'wait=30' },
         );
-      const pairwise = await post({ ...PAIRWISE, question: 'Kept by its object alone?' });
+      const pairwise = await post({
+        kind: 'pairwise',
+        question: 'Kept by its object alone?',
+        answerA: PAIRWISE.kind === 'pairwise' ? PAIRWISE.answerA : '',
+        answerB: PAIRWISE.kind === 'pairwise' ? PAIRWISE.answerB : '',
+      });
       expect(pairwise.status).toBe(200);
       const { id } = await pairwise.json<{ id: string }>();
       expect(prepared.filter((sql) => sql.includes('INSERT INTO verdict_texts'))).toEqual([]);
