@@ -30,6 +30,7 @@ import { SQL_NOT_ENDED, sqlNotEnded } from './status.js';
 import type { FinalWriteStep } from './ending.js';
 import { evaluationStub } from './stub.js';
 import { batchOpenItems } from './batch-open.js';
+import { hitColumns } from '../verdict-cache/hit.js';
 
 /**
  * A tenant's running cap in this database (binds the default cap once): the cap shared out over the D1 shards
@@ -150,6 +151,31 @@ export function admitStatement(
        WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
     )
     .bind(...(markRunning ? [now, now, now] : [now]), id, defaultMaxRunning);
+}
+
+/**
+ * The API's fast start in the batch that inserts the row, after the verdict cache marked its hit: takes a slot as
+ * {@link admitStatement} does, marks the row `running` from `now` with it unless it is a hit or was created before
+ * `now` (a replayed request's row keeps its status), and returns the row's `status` and its hit
+ * ({@link hitColumns}). One statement where the slot, the running mark and the hit's read were three, each a
+ * round of its own in D1. It returns (and changed) one row exactly when it took the slot.
+ */
+export function admitStartingStatement(
+  db: D1Database,
+  id: string,
+  defaultMaxRunning: number,
+  now: number,
+): D1PreparedStatement {
+  const starts = (value: string, otherwise: string) =>
+    `CASE WHEN cache_from IS NULL AND created_at = ? THEN ${value} ELSE ${otherwise} END`;
+  return db
+    .prepare(
+      `UPDATE evaluations SET slot_at = ?, status = ${starts(`'running'`, 'status')},
+         started_at = ${starts('?', 'started_at')}, updated_at = ${starts('?', 'updated_at')}
+       WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
+       RETURNING status, ${hitColumns()}`,
+    )
+    .bind(now, now, now, now, now, now, id, defaultMaxRunning);
 }
 
 /**

@@ -26,7 +26,7 @@ import type { BilledCall, UsageTotals } from '../tenants/usage-rollup.js';
 import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 import { dropWaitingTaskStatements } from './task-rows.js';
-import { verdictTextStatement } from './verdict-rows.js';
+import { verdictKeptInD1, verdictTextStatement } from './verdict-rows.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -362,8 +362,10 @@ export async function writeFinal(
       w.calls,
       `e.batch_id IS NOT NULL AND ${sqlMayBecome(w.status, 'e.status')} AND EXISTS (SELECT 1 FROM batches WHERE id = e.batch_id)`,
     ),
-    // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts).
-    ...(written.verdictJson === null || !w.verdict
+    // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts). Past
+    // the verdict's own kinds, that is a meta-evaluation's item, always an item of its batch: for an evaluation the
+    // writer knows is in no batch, the statement would write nothing.
+    ...(written.verdictJson === null || !w.verdict || (w.batchId === null && !verdictKeptInD1(w.verdict))
       ? []
       : [verdictTextStatement(db, w.id, w.verdict, written.verdictJson)]),
     // The object holds the task: D1's waiting copy goes (./task-rows.ts; the API's fast start marks the row

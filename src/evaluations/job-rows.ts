@@ -53,7 +53,7 @@ export interface StartJob {
   /** The rubric's content it judges by, JSON text; null or absent for none. */
   rubric?: string | null;
   /**
-   * True when D1 shows it `running` already ({@link markStartingStatement}, in the API's insert batch): the
+   * True when D1 shows it `running` already (`admitStartingStatement` in ./admission.ts, in the API's insert batch): the
    * object writes no running mark of its own. Absent: the object marks it ({@link markRunning}).
    */
   markedRunning?: boolean;
@@ -151,22 +151,6 @@ export async function readStatus(
         error: errorOf(row.error_code, row.error_message),
       }
     : null;
-}
-
-/**
- * The running mark of the API's fast start, in its insert batch after the slot and verdict cache statements:
- * the row this batch inserted and admitted (created and given its slot at `now`), with no cache hit, becomes
- * `running` from `now`, so the object it starts writes no mark of its own (one D1 round trip less per
- * evaluation; the ending writes its `engine_version`). It changed one row exactly when the job is
- * {@link StartJob.markedRunning}; a replayed request's row (created earlier) is never touched.
- */
-export function markStartingStatement(db: D1Database, id: string, now: number): D1PreparedStatement {
-  return db
-    .prepare(
-      `UPDATE evaluations SET status = 'running', started_at = ?, updated_at = ?
-       WHERE id = ? AND status = 'queued' AND slot_at = ? AND created_at = ? AND cache_from IS NULL`,
-    )
-    .bind(now, now, id, now, now);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { EvaluationSnapshot, StatusResult } from './rpc.js';
 import { progressOf } from './progress.js';
 import type { EvaluationRecord, EvaluationWithResults, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import { errorOf, markStartingStatement } from './job-rows.js';
+import { errorOf } from './job-rows.js';
 import {
   findByIdempotencyKey,
   parseResults,
@@ -37,7 +37,7 @@ import { checkLlmConfig, planTask, repeatJudge, resolveJudge } from '../methods/
 import { stabilityOfDetails } from '../metrics/stability.js';
 import type { CertifyJudge } from './certified.js';
 import { certifiedFields, withCertify } from './certified.js';
-import { admitStatement } from './admission.js';
+import { admitStartingStatement } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
@@ -47,7 +47,7 @@ import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
-import { hitOf, readHitStatement } from '../verdict-cache/hit.js';
+import { hitOf } from '../verdict-cache/hit.js';
 import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
 import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
@@ -95,6 +95,9 @@ export interface CreatorInfo {
    */
   countedBy?: string;
 }
+
+/** The row the fast start's slot statement returns (`admitStartingStatement`): its status and its verdict cache hit. */
+type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStatus };
 
 /** Marks a new evaluation as counted by another row (see {@link CreatorInfo.countedBy}); none without one. */
 function countedStatements(db: D1Database, id: string, countedBy: string | undefined): D1PreparedStatement[] {
@@ -212,18 +215,13 @@ export async function createEvaluationJob(
   );
   const config = configOf(env);
   const fast = config.FAST_START;
-  // The fast start's running slot is taken in the insert's own D1 batch (one round trip for both), and so is
-  // the verdict cache's lookup: a hit is marked on the row and read back with it.
-  const admitting = fast ? [admitStatement(db, id, deploymentDefaults(env).maxRunning, now)] : [];
+  // The verdict cache's lookup is made in the insert's own D1 batch (one round trip for both): a hit is marked on
+  // the row. Last, the fast start's running slot, in one statement that also marks a started miss running and
+  // reads the hit back (the row it returns).
   const lookup =
-    cache?.mode === 'use'
-      ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS)), readHitStatement(db, id)]
-      : [];
-  // Last: after the slot and the cache's hit, so only a started miss is marked running.
-  const marking = fast ? [markStartingStatement(db, id, now)] : [];
+    cache?.mode === 'use' ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))] : [];
+  const admitting = fast ? [admitStartingStatement(db, id, deploymentDefaults(env).maxRunning, now)] : [];
   const counted = countedStatements(db, id, creator.countedBy);
-  // Where the cache's read-back and the running mark land among the insert's results.
-  const markAt = admitting.length + counted.length + lookup.length;
   const result = await insertEvaluation(
     db,
     {
@@ -249,7 +247,7 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...admitting, ...counted, ...lookup, ...marking],
+    [...counted, ...lookup, ...admitting],
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -268,9 +266,9 @@ export async function createEvaluationJob(
     };
   }
   // At the cap (no slot taken) the queue holds it until one frees.
-  if (fast && result.after[0]?.meta.changes === 1) {
-    const hitRow = lookup.length > 0 ? result.after[markAt - 1]?.results[0] : undefined;
-    const markedRunning = result.after[markAt]?.meta.changes === 1;
+  const admitted = fast ? (result.after.at(-1)?.results[0] as AdmittedRow | undefined) : undefined;
+  if (admitted) {
+    const markedRunning = admitted.status === 'running';
     const started = await fastStart(
       env,
       {
@@ -280,7 +278,7 @@ export async function createEvaluationJob(
         config: JSON.stringify(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
-        cached: hitRow ? hitOf(hitRow as Parameters<typeof hitOf>[0]) : null,
+        cached: hitOf(admitted),
         tier,
         flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,

@@ -32,7 +32,9 @@ export function verdictKeptInD1(verdict: VerdictSummary): boolean {
 /**
  * The verdict's JSON in `verdict_texts`, keyed by the evaluation, when D1 keeps it ({@link verdictKeptInD1}, or
  * the row is a meta-evaluation's item): only while the row may still become `succeeded` and the caller has not
- * deleted it (./erase-rows.ts). Before the status update, whose guard it shares.
+ * deleted it (./erase-rows.ts). Before the status update, whose guard it shares. A meta-evaluation's items are
+ * items of its batch, so a final write that knows its evaluation is in no batch leaves it out unless
+ * {@link verdictKeptInD1} (./ending.ts).
  */
 export function verdictTextStatement(
   db: D1Database,

@@ -29,11 +29,6 @@ export function hitOf(row: { cache_from: string | null; cached_verdict: string |
   return row.cache_from !== null ? { from: row.cache_from, verdict: row.cached_verdict } : null;
 }
 
-/** The hit of a just-inserted evaluation, read in its insert's transaction after `markHitsStatement` (./rows.ts). */
-export function readHitStatement(db: D1Database, id: string): D1PreparedStatement {
-  return db.prepare(`SELECT ${hitColumns()} FROM evaluations WHERE id = ?`).bind(id);
-}
-
 /**
  * The verdict a hit ends with: the source's verdict (winner, scores, votes, confidence, details, …) with this
  * evaluation's own cost, 0 calls and zero usage.

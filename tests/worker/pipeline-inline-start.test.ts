@@ -9,9 +9,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INLINE_WATCHDOG_MS } from '../../durable-objects/evaluation/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { loadJob } from '../../src/evaluations/job-rows.js';
+import type { Task } from '../../src/engine/task.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { postJson } from './api-fetch.js';
+import { apiWith, postJson } from './api-fetch.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
 import {
   countRows,
@@ -22,6 +23,7 @@ import {
   mockRequests,
   pendingAlarm,
   PAIRWISE,
+  POINTWISE,
   replyInGroups,
   statusRow,
   testEnv,
@@ -61,6 +63,91 @@ describe('startAndAwait', () => {
     expect(await engineVersionIn(id)).toBeNull();
     expect((await waitForEnd(id)).status).toBe('succeeded');
     expect(await engineVersionIn(id)).not.toBeNull();
+  });
+
+  it("the fast start's insert batch takes the slot, marks the row running and reads the cache's hit in one statement", async () => {
+    // The API's own D1 (the object has its own bindings): each batch's statements, as prepared.
+    const prepared: string[] = [];
+    const batches: string[][] = [];
+    const db = new Proxy(testEnv.DB, {
+      get(target, key) {
+        if (key === 'prepare')
+          return (sql: string) => {
+            prepared.push(sql);
+            return target.prepare(sql);
+          };
+        if (key === 'batch')
+          return (statements: D1PreparedStatement[]) => {
+            batches.push(prepared.splice(0));
+            return target.batch(statements);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const first = { preset: 'chateval-single', task: { ...PAIRWISE, question: 'One statement for the slot?' } };
+    const post = () =>
+      apiWith({ DB: db }, '/v1/evaluations', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Prefer: 'wait=30' },
+        body: JSON.stringify(first),
+      });
+    const miss = await post();
+    expect(miss.status).toBe(200);
+    const missed = await miss.json<{ id: string }>();
+    expect(missed).toMatchObject({ status: 'succeeded', cache: { hit: false } });
+    const insert = batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')));
+    // The config, the row, its task, the verdict cache's mark, then the slot with the running mark and the hit's read.
+    expect(insert).toHaveLength(5);
+    expect(insert?.filter((sql) => /^\s*(UPDATE|SELECT)[^;]*\bcache_from\b/.test(sql))).toHaveLength(2);
+    // The same request again is a hit, read back by that same statement: served with 0 calls.
+    batches.length = 0;
+    const hit = await post();
+    expect(hit.status).toBe(200);
+    expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
+    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
+  });
+
+  it("a pairwise verdict outside a batch is its object's alone: the final write has no statement for D1's copy", async () => {
+    // Every statement prepared in this isolate while the request runs (the object's final write included).
+    const proto = Object.getPrototypeOf(testEnv.DB) as { prepare: (sql: string) => D1PreparedStatement };
+    const prepare = proto.prepare;
+    const prepared: string[] = [];
+    proto.prepare = function (this: D1Database, sql: string) {
+      prepared.push(sql);
+      return prepare.call(this, sql);
+    };
+    const verdictCopies = async (id: string) =>
+      (
+        await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
+          .bind(id)
+          .first<{ n: number }>()
+      )?.n;
+    try {
+      const post = (task: Task) =>
+        postJson(
+          '/v1/evaluations',
+          { preset: task.kind === 'pairwise' ? 'chateval-single' : 'geval-summeval', cache: 'off', task },
+          { Prefer: 'wait=30' },
+        );
+      const pairwise = await post({
+        kind: 'pairwise',
+        question: 'Kept by its object alone?',
+        answerA: PAIRWISE.kind === 'pairwise' ? PAIRWISE.answerA : '',
+        answerB: PAIRWISE.kind === 'pairwise' ? PAIRWISE.answerB : '',
+      });
+      expect(pairwise.status).toBe(200);
+      const { id } = await pairwise.json<{ id: string }>();
+      expect(prepared.filter((sql) => sql.includes('INSERT INTO verdict_texts'))).toEqual([]);
+      expect(await verdictCopies(id)).toBe(0);
+      expect(await countRows('verdicts', id)).toBe(1);
+      // A pointwise verdict, which D1's own queries read, keeps its copy.
+      const pointwise = await post(POINTWISE);
+      expect(pointwise.status).toBe(200);
+      expect(await verdictCopies((await pointwise.json<{ id: string }>()).id)).toBe(1);
+    } finally {
+      proto.prepare = prepare;
+    }
   });
 
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
