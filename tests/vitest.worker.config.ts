@@ -106,14 +106,15 @@ export function workerProject(o: {
       maxWorkers: schedule.maxWorkers,
       // The worker project: in node's group, after node's files; worker-shards: in e2e's (tests/support/groups.ts).
       sequence: { groupOrder: schedule.groupOrder },
-      setupFiles: ['tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
+      setupFiles: ['tests/worker/quiet-console.ts', 'tests/worker/pool-proxy-fix.ts', 'tests/worker/fresh-storage.ts'],
       // Wide: tests wait on events, and CI may share a busy machine (tests/support/patience.ts).
       testTimeout: TEST_MS,
       hookTimeout: TEST_MS,
       // `expect.poll` waits on an event like any other wait: vitest's 1 s default failed at load 30 (an erasure
       // that lands in 2 s). Polls stay every 50 ms, so a quiet run is as fast as before.
       expect: { poll: { timeout: WAIT_MS, interval: 50 } },
-      // The pipeline logs one JSON line per call: show logs of failing tests only.
+      // The pipeline logs one JSON line per call: show logs of failing tests only (the runtime holds a test's lines
+      // until it fails, tests/worker/quiet-console.ts, so passing tests' lines never cross to this process).
       silent: 'passed-only',
     },
   });
