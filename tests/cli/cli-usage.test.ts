@@ -2,20 +2,19 @@
  * Every CLI, as a user runs it: `--help` prints the usage and exits 0; an unknown option prints one line
  * and the usage and exits 2; nothing prints a stack trace for a user's mistake.
  *
- * In-process: each CLI's module is imported afresh (under a query of its own; the modules it imports are
- * shared) with `process.argv` as a terminal sets it, so its own
- * entry code runs (the `isMain` guard and `runCli`, or a bench's top-level `parseCliOrExit`), and what it
- * writes to stdout/stderr, its exit code and any `process.exit()` are captured. Two runs also go through a
- * real process (tsx, a child's streams and exit code): one of each kind of entry.
+ * In-process (tests/support/cli-in-process.ts: each CLI's own entry code runs, its output, exit code and any
+ * `process.exit()` captured). Runs also go through a real process (tsx, a child's streams and exit code):
+ * one of each kind of entry.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import type { MockInstance } from 'vitest';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { EXIT_CLOSED_PIPE } from '../../src/cli/args.js';
 import { REPO_ROOT } from '../../src/cli/worker-bundle.js';
 import { freePort } from '../../src/cli/ports.js';
+import type { CliRun } from '../support/cli-in-process.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runProcess, stopLeftovers } from '../support/run-process.js';
 
 // A CLI's first import loads its dependencies: wrangler and miniflare for those that start a runtime
@@ -38,78 +37,15 @@ const CLIS = {
   'bench:prefix': 'bench/prefix.ts',
 } as const;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `process.exit(code)` called by the CLI: thrown to end its module's evaluation there, as the process would end. */
-class ProcessExit extends Error {
-  constructor(readonly code: number) {
-    super(`process.exit(${code})`);
-  }
-}
-
-/** The exit code the process would end with now. */
-const exitCode = (): number => Number(process.exitCode ?? 0);
-
-/** Runs so far: each imports its CLI under a query of its own. */
-let runs = 0;
-
-/** Runs the CLI `file` in this process with `args` (and `env` over process.env): its output and exit code. */
-async function run(file: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  const path = resolve(REPO_ROOT, file);
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink =
-    (into: string[]) =>
-    (chunk: unknown): boolean => {
-      into.push(String(chunk));
-      return true;
-    };
-  const spies: MockInstance[] = [
-    vi.spyOn(process.stdout, 'write').mockImplementation(sink(out)),
-    vi.spyOn(process.stderr, 'write').mockImplementation(sink(err)),
-    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.join(' ')}\n`)),
-    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.join(' ')}\n`)),
-    vi.spyOn(console, 'warn').mockImplementation((...a: unknown[]) => void err.push(`${a.join(' ')}\n`)),
-    vi.spyOn(process, 'exit').mockImplementation((code?: string | number | null) => {
-      throw new ProcessExit(Number(code ?? process.exitCode ?? 0));
-    }),
-  ];
-  // runCli listens for EPIPE on both streams of a real process; those listeners go with the run.
-  const errorListeners = (s: NodeJS.WriteStream) => s.listeners('error') as ((e: Error) => void)[];
-  const listening = [process.stdout, process.stderr].map((s) => [s, errorListeners(s)] as const);
-  const argv = process.argv;
-  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-  process.argv = [process.execPath, path, ...args];
-  process.exitCode = undefined;
-  let code: number;
-  try {
-    // A query of its own: the entry module is evaluated anew (its `import.meta.url` has no query, so `isMain`
-    // holds); the modules it imports are not, nor reset for the files this fork runs next.
-    await import(/* @vite-ignore */ `${path}?run=${++runs}`);
-    code = exitCode();
-  } catch (e) {
-    if (!(e instanceof ProcessExit)) throw e;
-    code = e.code;
-  } finally {
-    process.argv = argv;
-    process.exitCode = undefined;
-    vi.unstubAllEnvs();
-    for (const s of spies) s.mockRestore();
-    for (const [stream, before] of listening)
-      for (const l of errorListeners(stream)) if (!before.includes(l)) stream.off('error', l);
-  }
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+/** Runs the CLI `file` (from the repository's root) in this process with `args` and `env` over process.env. */
+const run = (file: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  runCliInProcess(resolve(REPO_ROOT, file), args, env);
 
 /**
  * The same through a real process: `node --import tsx file args`, run to its end (no kill on a timer: a killed
  * CLI whose pipes had closed exited 0); a signal that ended it reads as code -1.
  */
-async function spawned(file: string, args: readonly string[]): Promise<Run> {
+async function spawned(file: string, args: readonly string[]): Promise<CliRun> {
   const r = await runProcess(process.execPath, ['--import', 'tsx', file, ...args], { cwd: REPO_ROOT });
   return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

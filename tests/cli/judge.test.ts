@@ -2,7 +2,6 @@
  * The engine in plain Node: the judge CLI runs a preset in-process against the bundled mock, and a stored
  * transcript replays to the same verdict without any LLM call.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,8 @@ import { runEvaluation } from '../../src/engine/runner.js';
 import type { Task } from '../../src/engine/task.js';
 import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { IN_PROCESS_MOCK_URL } from '../../src/llm/settings.js';
+import { REPO_ROOT } from '../../src/cli/worker-bundle.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const task: Task = {
   kind: 'pairwise',
@@ -62,26 +63,32 @@ describe('replay', () => {
   });
 });
 
+/**
+ * `npm run judge …` run in this process (its own entry code, output and exit code; a real process of the
+ * same CLI is tests/cli/cli-usage.test.ts's), with the bundled mock: no LLM endpoint from the environment.
+ */
+const judgeCli = (args: readonly string[]) =>
+  runCliInProcess(join(REPO_ROOT, 'src/cli/judge.ts'), args, { LLM_BASE_URL: '', LLM_API_KEY: '' });
+
 describe('npm run judge', () => {
-  it('judges a task in-process with the bundled mock and prints the verdict', () => {
+  it('judges a task in-process with the bundled mock and prints the verdict', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-judge-'));
     const file = join(dir, 'task.json');
     writeFileSync(file, JSON.stringify(task));
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const out = execFileSync(tsx, ['src/cli/judge.ts', '--preset', 'more-mtbench', '--task', file], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
-    });
-    const printed = JSON.parse(out) as { status: string; verdict: { method: string; winner: string; calls: number } };
+    const r = await judgeCli(['--preset', 'more-mtbench', '--task', file]);
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout) as {
+      status: string;
+      verdict: { method: string; winner: string; calls: number };
+    };
     expect(printed.status).toBe('succeeded');
     expect(printed.verdict.method).toBe('more');
     expect(['A', 'B', 'tie']).toContain(printed.verdict.winner);
     // 3 advocates per answer, 2 aggregators, 1 judge.
     expect(printed.verdict.calls).toBe(9);
-  }, 60_000);
+  });
 
-  it('judges by a rubric given as a file; a rubric of the other kind is a usage error naming rubric.kind', () => {
+  it('judges by a rubric given as a file; a rubric of the other kind is a usage error naming rubric.kind', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tribunal-judge-'));
     const taskFile = join(dir, 'task.json');
     const rubricFile = join(dir, 'rubric.json');
@@ -90,31 +97,14 @@ describe('npm run judge', () => {
       rubricFile,
       JSON.stringify({ kind: 'pairwise', criteria: 'Prefer the answer a beginner can act on today.' }),
     );
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const out = execFileSync(
-      tsx,
-      ['src/cli/judge.ts', '--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile, '--transcript'],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
-      },
-    );
-    const printed = JSON.parse(out) as { status: string; verdict: { calls: number } };
+    const r = await judgeCli(['--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile, '--transcript']);
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout) as { status: string; verdict: { calls: number } };
     expect(printed.status).toBe('succeeded');
     expect(printed.verdict.calls).toBe(2);
     writeFileSync(rubricFile, JSON.stringify({ kind: 'pointwise', criteria: 'c', scale: { min: 1, max: 5 } }));
-    let failed: { status: number | null; stderr: string } | undefined;
-    try {
-      execFileSync(tsx, ['src/cli/judge.ts', '--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '' },
-      });
-    } catch (e) {
-      failed = e as { status: number | null; stderr: string };
-    }
-    expect(failed?.status).toBe(2);
-    expect(failed?.stderr).toContain('rubric.kind: a pointwise rubric cannot judge a pairwise task');
-  }, 60_000);
+    const failed = await judgeCli(['--preset', 'fastchat-pair', '--task', taskFile, '--rubric', rubricFile]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('rubric.kind: a pointwise rubric cannot judge a pairwise task');
+  });
 });

@@ -2,7 +2,7 @@
  * The meta-evaluation runner end to end: 10 FairEval items through the real pipeline (local workerd,
  * local D1/Queues/DOs) against the mock LLM; the report's numbers are recomputed here from the verdicts
  * stored by the service, read back through the API independently of the runner. Then the CLI as a user
- * runs it: the README's own-data example, a run whose items fail (exit 1, reasons on the terminal), and a
+ * runs it (in this process, but for the run that starts its own stack): the README's own-data example, a run whose items fail (exit 1, reasons on the terminal), and a
  * wrong preset refused once before any item is sent, by a given target and by the stack the runner starts
  * itself (which leaves nothing in the temporary directory). And `--compare` on the same stack: a comparison of
  * three MT-Bench models on two questions, its report read back through the API.
@@ -19,6 +19,8 @@ import type { MetaEvalResult } from '../../../src/cli/meta-eval.js';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
 import { runCompare } from '../../../src/cli/meta-eval-compare.js';
 import type { ProcessResult } from '../../support/run-process.js';
+import type { CliRun } from '../../support/cli-in-process.js';
+import { runCliInProcess } from '../../support/cli-in-process.js';
 import { runProcess, stopLeftovers } from '../../support/run-process.js';
 import { seededState } from '../../support/seed-state.js';
 import { preparedWorker } from '../../support/worker-ready.js';
@@ -116,9 +118,18 @@ describe('npm run meta-eval', () => {
   });
 });
 
+const META_EVAL = new URL('../../../src/cli/meta-eval.ts', import.meta.url).pathname;
+
+/**
+ * The runner's CLI in this process (its own entry code, output and exit code, tests/support/cli-in-process.ts):
+ * a `node --import tsx` process of it cost ~1.2-1.8 CPU-s to start. The one run that starts its own stack is a
+ * real process.
+ */
+const metaEvalCli = (args: readonly string[]): Promise<CliRun> => runCliInProcess(META_EVAL, args);
+
 /** The runner's CLI as a user runs it, waited on to its end (no wall-clock kill: tests/support/run-process.ts). */
-function metaEvalCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
-  return runProcess(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args], {
+function metaEvalProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['--import', 'tsx', META_EVAL, ...args], {
     env: { ...process.env, ...env },
   });
 }
@@ -191,7 +202,8 @@ describe('npm run meta-eval on the command line', () => {
   it('checks the judge on the stack it starts itself too, and leaves no state folder behind', async () => {
     const tmp = join(dir, 'tmp');
     mkdirSync(tmp);
-    const r = await metaEvalCli(
+    // A process of its own: its exit code and its stack's folder as the shell sees them.
+    const r = await metaEvalProcess(
       ['--dataset', 'datasets/examples/my-labels.jsonl', '--preset', 'no-such-preset', '--out', join(dir, 'own.json')],
       { TMPDIR: tmp },
     );
