@@ -156,7 +156,7 @@ export function admitStatement(
 /**
  * The API's fast start in the batch that inserts the row, after the verdict cache marked its hit: takes a slot as
  * {@link admitStatement} does, marks the row `running` from `now` with it unless it is a hit or was created before
- * `now` (a replayed request's row keeps its status), and returns the row's `status` and its hit
+ * `now` (a row this batch did not insert keeps its status), and returns the row's `status` and its hit
  * ({@link hitColumns}). One statement where the slot, the running mark and the hit's read were three, each a
  * round of its own in D1. It returns (and changed) one row exactly when it took the slot.
  */

@@ -13,6 +13,7 @@ import {
   insertJob,
   PAIRWISE,
   pollUntil,
+  recordingDb,
   releaseReplies,
   replyInGroups,
   testEnv,
@@ -24,26 +25,9 @@ afterEach(drainAlarms);
 /** The tenant of requests without a key. */
 const TENANT = 'default';
 
-/** `DB` (this project keeps everything there: `D1_SHARDS` 0) counting the statements prepared on it. */
-function countingDb(): { db: D1Database; statements: string[] } {
-  const statements: string[] = [];
-  const db = new Proxy(testEnv.DB, {
-    get(target, key) {
-      if (key === 'prepare')
-        return (sql: string) => {
-          statements.push(sql);
-          return target.prepare(sql);
-        };
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { db, statements };
-}
-
 /** The GET's body and the D1 statements it prepared. */
 async function get(id: string): Promise<{ body: Record<string, unknown>; statements: string[] }> {
-  const { db, statements } = countingDb();
+  const { db, statements } = recordingDb();
   const r = await apiWith({ DB: db }, `/v1/evaluations/${id}`);
   expect(r.status).toBe(200);
   return { body: await r.json(), statements };

@@ -175,6 +175,34 @@ export async function mockPrompts(seed: string): Promise<string[]> {
   return (await r.json<{ prompts: string[] }>()).prompts;
 }
 
+/**
+ * `DB` (this project keeps everything there: `D1_SHARDS` 0) recording the SQL prepared on it: `statements`
+ * every one in order, `batches` the statements of each `batch()` call (those prepared since the previous batch).
+ */
+export function recordingDb(): { db: D1Database; statements: string[]; batches: string[][] } {
+  const statements: string[] = [];
+  const batches: string[][] = [];
+  let batched = 0;
+  const db = new Proxy(testEnv.DB, {
+    get(target, key) {
+      if (key === 'prepare')
+        return (sql: string) => {
+          statements.push(sql);
+          return target.prepare(sql);
+        };
+      if (key === 'batch')
+        return (list: D1PreparedStatement[]) => {
+          batches.push(statements.slice(batched));
+          batched = statements.length;
+          return target.batch(list);
+        };
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db, statements, batches };
+}
+
 /** The engine version D1 recorded for an evaluation (migrations/0002_engine_version.sql), or null. */
 export async function engineVersionIn(id: string): Promise<string | null> {
   const row = await testEnv.DB.prepare('SELECT engine_version FROM evaluations WHERE id = ?')

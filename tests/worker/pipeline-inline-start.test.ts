@@ -24,6 +24,7 @@ import {
   pendingAlarm,
   PAIRWISE,
   POINTWISE,
+  recordingDb,
   replyInGroups,
   statusRow,
   testEnv,
@@ -67,24 +68,7 @@ describe('startAndAwait', () => {
 
   it("the fast start's insert batch takes the slot, marks the row running and reads the cache's hit in one statement", async () => {
     // The API's own D1 (the object has its own bindings): each batch's statements, as prepared.
-    const prepared: string[] = [];
-    const batches: string[][] = [];
-    const db = new Proxy(testEnv.DB, {
-      get(target, key) {
-        if (key === 'prepare')
-          return (sql: string) => {
-            prepared.push(sql);
-            return target.prepare(sql);
-          };
-        if (key === 'batch')
-          return (statements: D1PreparedStatement[]) => {
-            batches.push(prepared.splice(0));
-            return target.batch(statements);
-          };
-        const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const { db, batches } = recordingDb();
     const first = { preset: 'chateval-single', task: { ...PAIRWISE, question: 'One statement for the slot?' } };
     const post = () =>
       apiWith({ DB: db }, '/v1/evaluations', {
