@@ -2,9 +2,10 @@
  * The meta-evaluation runner end to end: 10 FairEval items through the real pipeline (local workerd,
  * local D1/Queues/DOs) against the mock LLM; the report's numbers are recomputed here from the verdicts
  * stored by the service, read back through the API independently of the runner. Then the CLI as a user
- * runs it (in this process, but for the run that starts its own stack): the README's own-data example, a run whose items fail (exit 1, reasons on the terminal), and a
- * wrong preset refused once before any item is sent, by a given target and by the stack the runner starts
- * itself (which leaves nothing in the temporary directory). And `--compare` on the same stack: a comparison of
+ * runs it (in this process, but for the run that starts its own stack): the README's own-data example, a run
+ * whose items fail (exit 1, reasons on the terminal), and a wrong preset refused once before any item is sent,
+ * by a given target and by the stack the runner starts itself (which leaves nothing in the temporary
+ * directory). And `--compare` on the same stack: a comparison of
  * three MT-Bench models on two questions, its report read back through the API.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
