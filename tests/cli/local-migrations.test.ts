@@ -120,45 +120,22 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     });
   });
 
-  it("npm start's carry-over moves a one-database state's rows into their tenants' shards, once", async () => {
-    const setup = readWorkerSetup(CONFIG);
-    const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-carry-over-')), 'state');
-    const tenant = 'tn_carryoverlocal1';
-    const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
-    const [first, again, rows] = await withD1(setup, persistTo, async (batch) => {
-      await applyMigrations(batch, setup.d1);
-      // An evaluation and its verdict written the one-database way, with a value only a bound parameter keeps.
-      await batch('DB', [
-        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at, winner, confidence)
-           VALUES ('ev_local1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2, 'A', 0.75)`,
-      ]);
-      const moved = await carryOverLocal(batch, 4);
-      const repeat = await carryOverLocal(batch, 4);
-      const counts = await batch(shard, [
-        "SELECT config FROM evaluations WHERE id = 'ev_local1'",
-        "SELECT count(*) AS n FROM evaluations WHERE id = 'ev_local1' AND confidence IS NOT NULL",
-      ]);
-      const left = await batch('DB', ['SELECT count(*) AS n FROM evaluations']);
-      return [moved, repeat, [...counts, ...left]];
-    });
-    expect(first).toEqual({ moved: { evaluations: 1 }, done: true });
-    expect(again).toEqual({ moved: {}, done: true });
-    expect(rows).toEqual([[{ config: '{"a":"it\'s \\"quoted\\""}' }], [{ n: 1 }], [{ n: 0 }]]);
-  });
-
-  it("migrateLocalState (the runtime's and the e2e seed's steps) migrates, carries over into D1_SHARDS' shards and leaves D1 served", async () => {
+  // npm start's carry-over too: one state, one instance, where a test each migrated every database anew (205
+  // batches) on an instance of its own.
+  it("migrateLocalState (the runtime's and the e2e seed's steps) migrates, carries a one-database state's rows over into D1_SHARDS' shards once, and leaves D1 served", async () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrate-local-')), 'state');
     const tenant = 'tn_migratelocal1';
-    // A state written the one-database way: the control database migrated alone, one evaluation in it.
+    // A state written the one-database way: the control database migrated alone, one evaluation and its verdict
+    // in it, with a value only a bound parameter keeps.
     await withD1(setup, persistTo, async (batch) => {
       await applyMigrations(
         batch,
         setup.d1.filter((d) => d.binding === 'DB'),
       );
       await batch('DB', [
-        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
-           VALUES ('ev_migratelocal1', '${tenant}', 'succeeded', 'single', '{}', '{}', 1, 2)`,
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at, winner, confidence)
+           VALUES ('ev_migratelocal1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2, 'A', 0.75)`,
       ]);
     });
     // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
@@ -167,9 +144,18 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     try {
       expect(carried).toEqual({ moved: { evaluations: 1 }, done: true });
       const batch = d1BatchOver(await mf.ready);
-      const [rows = []] = await batch(shard, ["SELECT id FROM evaluations WHERE id = 'ev_migratelocal1'"]);
-      expect(rows).toEqual([{ id: 'ev_migratelocal1' }]);
-      // Every database's migrations are in: a second pass applies none.
+      const rows = await batch(shard, [
+        "SELECT id, config FROM evaluations WHERE id = 'ev_migratelocal1'",
+        "SELECT count(*) AS n FROM evaluations WHERE id = 'ev_migratelocal1' AND confidence IS NOT NULL",
+      ]);
+      const left = await batch('DB', ['SELECT count(*) AS n FROM evaluations']);
+      expect([...rows, ...left]).toEqual([
+        [{ id: 'ev_migratelocal1', config: '{"a":"it\'s \\"quoted\\""}' }],
+        [{ n: 1 }],
+        [{ n: 0 }],
+      ]);
+      // Once: npm start's carry-over again moves nothing, and every database's migrations are in.
+      expect(await carryOverLocal(batch, 4)).toEqual({ moved: {}, done: true });
       expect(await applyMigrations(batch, setup.d1)).toEqual([]);
     } finally {
       await mf.dispose();
