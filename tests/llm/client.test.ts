@@ -177,7 +177,9 @@ describe('retries', () => {
   });
 
   it('a slow last attempt does not turn a rate-limited call into a timeout: the dominant cause is reported', async () => {
-    const { llm } = harness({ timeoutMs: 150 });
+    // 1 s per attempt, as the hanging-attempt test: at 150 ms a 429's own round trip outlasted it at load 12-18
+    // and was counted as a timeout.
+    const { llm } = harness({ timeoutMs: 1_000 });
     const r = err(
       await llm(
         req(
@@ -196,11 +198,11 @@ describe('retries', () => {
     expect(r.error.message).toContain('HTTP 429');
     expect(r.error.message).toContain('(5 attempts: 429 ×4, timeout)');
     expect(r.error.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
-    expect(r.error.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(150);
+    expect(r.error.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(1_000);
   });
 
   it('reports timeout when timeouts dominate, and breaks a tie towards the later cause', async () => {
-    const { llm } = harness({ timeoutMs: 150 });
+    const { llm } = harness({ timeoutMs: 1_000 });
     const timeouts = err(
       await llm(
         req(
