@@ -16,9 +16,9 @@ import {
   getEvaluation,
   getUsageSums,
   getVerdictJson,
-  insertEvaluation,
   readWithResults,
 } from './rows.js';
+import { insertEvaluation } from './insert-rows.js';
 import { requestHash } from '../http/request-hash.js';
 import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
