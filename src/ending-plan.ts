@@ -20,7 +20,7 @@
  *   final write only, after the status update:
  *   6. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
  *   7. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
- *   7b. a tenant that stores no content: read here, erased after commit   retention/content.ts
+ *   7b. a tenant that stores no content: read (returned by the status update), erased after commit   retention/content.ts
  * after the commit
  *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
  *   9. a tenant that stores no content: task texts hashed, transcript     retention/content.ts

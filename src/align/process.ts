@@ -63,6 +63,12 @@ class JobFailure extends Error {
   }
 }
 
+/**
+ * The method of the one evaluation a job creates and waits on by itself (the criteria rewrite of `instructions`);
+ * every other wait is on a run's batch (./queue.ts relies on it).
+ */
+export const REWRITE_METHOD = 'rubric-steps';
+
 /** The methods `auto` tries on a pairwise rubric, in order (the first wins a tie). */
 export const AUTO_PAIRWISE: readonly AlignMethod[] = ['few-shot', 'instructions'];
 /** The methods `auto` tries on a pointwise rubric. */
@@ -243,7 +249,7 @@ async function candidateCriteria(
       a.tenant,
       {
         config: {
-          method: 'rubric-steps',
+          method: REWRITE_METHOD,
           ...(defaults ? { defaults } : {}),
           templates: { pairwise: REWRITE_TEMPLATE },
         },

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Bindings } from '../config/bindings.js';
 import { recordDb, tenantDb } from '../config/d1-shards.js';
 import { log } from '../log/log.js';
-import { advanceAlignment } from './process.js';
+import { advanceAlignment, REWRITE_METHOD } from './process.js';
 import { alignmentsWokenBy, getAlignmentById } from './rows.js';
 import type { EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
@@ -67,18 +67,23 @@ export async function handleAlignMessage(env: Bindings, m: AlignMessage): Promis
 /**
  * An effect of every ending: a job waiting on the ending evaluation is marked woken by it (`woken_by`), in the
  * ending's transaction; a written row makes the final write run the after-commit steps, {@link resumeAlignmentsAfter}.
+ * A job waits on one evaluation only for its criteria rewrite ({@link REWRITE_METHOD}; on a run, it waits on the
+ * run's batch), so an ending that knows another method has nothing to wake: no statement.
  */
 export const WAKE_WAITING_ON_EVALUATION: EndingEffect = {
   name: 'an alignment waiting on the ending evaluation is woken',
   handedOn: true,
-  statements: (db, ending) => [
-    db
-      .prepare(
-        `UPDATE alignments SET woken_by = ?, updated_at = ?
+  statements: (db, ending) =>
+    ending.method !== undefined && ending.method !== REWRITE_METHOD
+      ? []
+      : [
+          db
+            .prepare(
+              `UPDATE alignments SET woken_by = ?, updated_at = ?
          WHERE status = 'running' AND waiting_on = ? AND ${endingGuard(ending.status)}`,
-      )
-      .bind(ending.id, ending.now, ending.id, ending.id),
-  ],
+            )
+            .bind(ending.id, ending.now, ending.id, ending.id),
+        ],
 };
 
 /**

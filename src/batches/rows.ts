@@ -10,8 +10,9 @@
  * rows), so 1,000 small items are a statement or two and 10,000 stay far below D1's 1,000 queries per
  * invocation.
  */
-import type { NewEvaluation, RubricStampRecord } from '../evaluations/rows.js';
-import { insertRowsJsonStatements } from '../evaluations/rows.js';
+import type { RubricStampRecord } from '../evaluations/rows.js';
+import type { NewEvaluation } from '../evaluations/insert-rows.js';
+import { insertRowsJsonStatements } from '../evaluations/insert-rows.js';
 import type { Budget } from '../engine/budget.js';
 import { completionEventId } from './completion-event.js';
 import type { CachePlan } from '../verdict-cache/plan.js';

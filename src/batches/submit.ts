@@ -28,7 +28,7 @@ import { pump } from './pump.js';
 import type { BatchKind } from './schemas.js';
 import type { BatchRecord, NewBatchItem } from './rows.js';
 import { findBatchByKey, insertBatch } from './rows.js';
-import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/rows.js';
+import { INSERT_JSON_CHUNK_BYTES as ITEM_CHUNK_BYTES } from '../evaluations/insert-rows.js';
 import { configOf } from '../config/vars.js';
 import type { CacheRequest } from '../verdict-cache/plan.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';

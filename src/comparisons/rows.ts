@@ -9,7 +9,7 @@ import { configHashOf } from '../evaluations/config-rows.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 import { BATCH_INSERTED } from '../batches/rows.js';
 import type { RubricStampRecord } from '../evaluations/rows.js';
-import { insertRowsSelectStatement } from '../evaluations/rows.js';
+import { insertRowsSelectStatement } from '../evaluations/insert-rows.js';
 import type { Gate } from '../metrics/gate.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { Design, StatisticsOptions } from './schemas.js';

@@ -18,7 +18,7 @@ import { judgesBothOrders } from '../engine/protocol.js';
 import type { PairwiseTask } from '../engine/task.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { requestRubric } from '../evaluations/service.js';
-import { INSERT_JSON_CHUNK_BYTES } from '../evaluations/rows.js';
+import { INSERT_JSON_CHUNK_BYTES } from '../evaluations/insert-rows.js';
 import { ApiError } from '../http/errors.js';
 import { GateSchema } from '../metrics/gate.js';
 import { planTask, resolveJudge } from '../methods/resolve-judge.js';

@@ -23,6 +23,23 @@ const RECENT_MAX = 64;
 /** Hashes of frozen configs, by the object. */
 const byObject = new WeakMap<object, string>();
 
+/** JSON texts of frozen configs, by the object. */
+const jsonByObject = new WeakMap<object, string>();
+
+/**
+ * The JSON text of `config`. A frozen one (src/engine/registry.ts hands out one deep-frozen object per judge) is
+ * written once, by identity: every request of a burst of one judge stores it and hands it to its object, and it
+ * is up to 6 KB.
+ */
+export function configJsonOf(config: unknown): string {
+  const frozen = typeof config === 'object' && config !== null && Object.isFrozen(config) ? config : null;
+  const known = frozen && jsonByObject.get(frozen);
+  if (known) return known;
+  const json = JSON.stringify(config);
+  if (frozen) jsonByObject.set(frozen, json);
+  return json;
+}
+
 /** The key of `config` in `method_configs`: {@link CONFIG_HASH_CHARS} hex characters of its canonical JSON's sha-256. */
 export function configHashOf(config: unknown): string {
   // A frozen config (src/engine/registry.ts hands out one object per judge) is hashed once, by identity.
@@ -51,7 +68,7 @@ export function storeConfigStatements(db: D1Database, configs: readonly unknown[
   return [...byHash].map(([hash, config]) =>
     db
       .prepare('INSERT INTO method_configs (hash, config, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
-      .bind(hash, JSON.stringify(config), now),
+      .bind(hash, configJsonOf(config), now),
   );
 }
 

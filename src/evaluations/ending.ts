@@ -38,6 +38,11 @@ export interface Ending {
   error: EvaluationError | null;
   now: number;
   /**
+   * The evaluation's method when the writer knows it (the object's final write); absent: unknown. An effect whose
+   * rows only an evaluation of some method can match leaves its statements out for the others.
+   */
+  method?: string;
+  /**
    * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
    * row. The effects run before that update, so they read these (bound) rather than the row.
    */
@@ -108,8 +113,17 @@ export interface FinalEnding extends Ending {
 /** A {@link FinalWriteStep}'s statements, and how it reads their results. */
 export interface PreparedStep {
   statements: D1PreparedStatement[];
-  /** Reads the statements' results; the work it returns runs once the transaction committed, and never throws. */
-  then(results: readonly (D1Result | undefined)[]): (env: Bindings) => Promise<void>;
+  /**
+   * An SQL expression over the ended `evaluations` row (it binds nothing) that the guarded status update returns
+   * for this step: a read of the same transaction at no statement of its own. Absent: none.
+   */
+  returning?: string;
+  /**
+   * Reads the statements' results and, with {@link returning}, the status update's value (undefined when that
+   * update changed no row: D1 had ended it elsewhere). The work it returns runs once the transaction committed,
+   * and never throws.
+   */
+  then(results: readonly (D1Result | undefined)[], returned?: unknown): (env: Bindings) => Promise<void>;
 }
 
 /**
@@ -168,7 +182,12 @@ function endStatement(
  * summary (succeeded, unless the caller deleted it: ./erase-rows.ts), the verdict cache entry
  * (src/verdict-cache/rows.ts) and the usage sums (unless booked already), all on the one row it writes.
  */
-function finalStatement(db: D1Database, w: FinalWrite, written: NonNullable<Ending['written']>): D1PreparedStatement {
+function finalStatement(
+  db: D1Database,
+  w: FinalWrite,
+  written: NonNullable<Ending['written']>,
+  returning: readonly string[],
+): D1PreparedStatement {
   const v = written.verdictJson === null ? undefined : w.verdict;
   const flip = v?.positionFlip === null || v?.positionFlip === undefined ? null : v.positionFlip ? 1 : 0;
   const verdictTerms = v
@@ -180,7 +199,7 @@ function finalStatement(db: D1Database, w: FinalWrite, written: NonNullable<Endi
     .prepare(
       `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = ?,
          engine_version = COALESCE(engine_version, ?), finished_at = ?, updated_at = ?${verdictTerms}, ${BOOK_SET_SQL}
-       WHERE id = ? AND ${sqlMayBecome(w.status)}`,
+       WHERE id = ? AND ${sqlMayBecome(w.status)}${returning.length > 0 ? ` RETURNING ${returning.join(', ')}` : ''}`,
     )
     .bind(
       w.status,
@@ -296,6 +315,8 @@ export interface FinalWrite {
   now: number;
   /** The batch it is an item of; null for none, absent when the writer does not know. */
   batchId?: string | null;
+  /** Its method ({@link Ending.method}); absent when the writer does not know. */
+  method?: string;
   /** The running cap of tenants without their own (`TENANT_MAX_RUNNING`), for the steps after the status update. */
   defaultMaxRunning: number;
   /** The token of this final write ({@link Ending.writeToken}); default: a random UUID. */
@@ -347,6 +368,7 @@ export async function writeFinal(
     status: w.status,
     error: w.error ?? null,
     now: w.now,
+    ...(w.method !== undefined ? { method: w.method } : {}),
     tenant: w.tenant,
     batchId: w.batchId,
     defaultMaxRunning: w.defaultMaxRunning,
@@ -372,10 +394,12 @@ export async function writeFinal(
     // running in its insert, so no running mark of the object's could).
     ...dropWaitingTaskStatements(db, w.id),
   ];
-  const final = finalStatement(db, w, written);
   // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.
   const effects = effectStatements(db, plan, ending, w.batchId === null);
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
+  // The steps' reads of the ended row ride on the status update (`r0`, `r1`, … by step), one statement fewer each.
+  const returning = steps.flatMap((s, i) => (s.returning === undefined ? [] : [`${s.returning} AS r${i}`]));
+  const final = finalStatement(db, w, written, returning);
   const all = await db.batch([
     ...rollup,
     ...effects.map((e) => e.s),
@@ -390,12 +414,15 @@ export async function writeFinal(
   // no reason for their D1 read, and would make one on every item of every batch.
   const effectRows = effects.reduce((n, e, i) => n + (e.on ? (all[at + i]?.meta.changes ?? 0) : 0), 0);
   at += effects.length;
-  const changed = (all[at]?.meta.changes ?? 0) > 0;
+  const ended = all[at];
+  // With a RETURNING clause, its one row says the update changed the row.
+  const row = ended?.results[0] as Record<string, unknown> | undefined;
+  const changed = returning.length > 0 ? row !== undefined : (ended?.meta.changes ?? 0) > 0;
   at += 2;
-  const followUps = steps.map((s) => {
+  const followUps = steps.map((s, i) => {
     const mine = all.slice(at, at + s.statements.length);
     at += s.statements.length;
-    return s.then(mine);
+    return s.then(mine, row?.[`r${i}`]);
   });
   return { changed, effectRows, followUps, extra: all.slice(at) };
 }

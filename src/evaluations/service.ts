@@ -16,9 +16,9 @@ import {
   getEvaluation,
   getUsageSums,
   getVerdictJson,
-  insertEvaluation,
   readWithResults,
 } from './rows.js';
+import { insertEvaluation } from './insert-rows.js';
 import { requestHash } from '../http/request-hash.js';
 import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
@@ -68,6 +68,7 @@ import {
 } from '../config/d1-shards.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfRequest } from './source.js';
+import { configJsonOf } from './config-rows.js';
 
 /**
  * New id of a record of `tenant`: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp`
@@ -275,7 +276,7 @@ export async function createEvaluationJob(
         id,
         tenant,
         method: judge.method.method,
-        config: JSON.stringify(judge.config),
+        config: configJsonOf(judge.config),
         task: JSON.stringify(request.task),
         batchId: null,
         cached: hitOf(admitted),

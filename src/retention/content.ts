@@ -117,14 +117,17 @@ export const ERASE_UNSTORED_CONTENT: AfterCommit = {
 
 /**
  * The same in the final write (the common ending, which runs no after-commit step when it has no webhook):
- * the tenant's mode is read in the write's own transaction, and the erasure follows its commit at once.
+ * the tenant's mode is read in the write's own transaction, returned by its status update (no statement of its
+ * own), and the erasure follows its commit at once. A status update that changed nothing returns nothing: that
+ * write runs the after-commit steps, {@link ERASE_UNSTORED_CONTENT} among them.
  */
 export const ERASE_UNSTORED_CONTENT_AFTER_FINAL: FinalWriteStep = {
   name: "a tenant that stores no content: the task's texts and the transcript erased after the verdict",
-  prepare: (db, ending) => ({
-    statements: [db.prepare('SELECT 1 AS one FROM tenants WHERE id = ? AND store_content = 0').bind(ending.tenant)],
-    then: ([read]) => {
-      if ((read?.results.length ?? 0) === 0) return () => Promise.resolve();
+  prepare: (_db, ending) => ({
+    statements: [],
+    returning: '(SELECT store_content FROM tenants WHERE id = evaluations.tenant) = 0',
+    then: (_results, unstored) => {
+      if (unstored !== 1) return () => Promise.resolve();
       return async (env) => {
         try {
           await eraseUnstoredContent(env, ending.id);

@@ -70,6 +70,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'content.ts',
     'ending.ts',
     'examples.ts',
+    'insert-rows.ts',
     'job-rows.ts',
     'list.ts',
     'live-events.ts',

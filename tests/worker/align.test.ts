@@ -13,13 +13,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/annotation-queues/schemas.js';
 import { handleAlignMessage } from '../../src/align/queue.js';
+import { REWRITE_METHOD } from '../../src/align/process.js';
+import { writeFinal } from '../../src/ending-plan.js';
 import type { Alignment } from '../../src/align/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { expectTagRule } from './align-support.js';
-import { drainAlarms, pollUntil, testEnv } from './helpers.js';
+import { drainAlarms, insertJob, newTestId, PAIRWISE, pollUntil, testEnv } from './helpers.js';
 import { as, keyed, newKey, newTenant } from './tenants-helpers.js';
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
 
@@ -269,5 +271,37 @@ describe('aligning a rubric to its labels', { timeout: TEST_MS + WAIT_MS }, () =
     expect(read.status).toBe('succeeded');
     const { key: stranger } = await newKey(await newTenant());
     expect((await keyed(job.links.self, as(stranger))).status).toBe(404);
+  });
+
+  it('the final write of a criteria rewrite (its method known to the writer) wakes the job waiting on it', async () => {
+    // The job waits on evaluation `id` (its rewrite); only the ending's transaction is looked at here.
+    const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
+    const job = newTestId('al_test');
+    await testEnv.DB.prepare(
+      `INSERT INTO alignments (id, tenant, rubric_id, base_version, queue_id, method, holdout, tag, judge, items,
+         status, steps, created_at, updated_at, waiting_on)
+       VALUES (?, 'test', 'rb_none', 1, 'q_none', 'instructions', 0.5, 'prod', '{}', '[]', 'running', '{}', 0, 0, ?)`,
+    )
+      .bind(job, id)
+      .run();
+    const end = { id, tenant: 'test', status: 'failed' as const, calls: [], callsDone: 0, engineVersion: null };
+    const wokenBy = async () =>
+      (
+        await testEnv.DB.prepare('SELECT woken_by FROM alignments WHERE id = ?')
+          .bind(job)
+          .first<{ woken_by: string | null }>()
+      )?.woken_by;
+    const ended = await writeFinal(testEnv.DB, {
+      ...end,
+      error: { code: 'llm_error', message: 'the rewrite failed' },
+      now: Date.now(),
+      batchId: null,
+      method: REWRITE_METHOD,
+      defaultMaxRunning: 4,
+    });
+    expect(ended.changed).toBe(true);
+    // The woken row is handed on: the after-commit steps run and queue the job at once.
+    expect(ended.effectRows).toBeGreaterThan(0);
+    expect(await wokenBy()).toBe(id);
   });
 });

@@ -5,7 +5,7 @@
  * its task, as before), and erasing one item erases its group at once, the others' tasks kept.
  */
 import { describe, expect, it } from 'vitest';
-import { INSERT_JSON_CHUNK_BYTES } from '../../src/evaluations/rows.js';
+import { INSERT_JSON_CHUNK_BYTES } from '../../src/evaluations/insert-rows.js';
 import { d1TaskText } from '../../src/evaluations/task-rows.js';
 import { eraseEvaluation } from '../../src/evaluations/erase-rows.js';
 import { TASK_GROUP_ITEMS, taskGroups } from '../../src/evaluations/task-groups.js';

@@ -134,6 +134,46 @@ describe('startAndAwait', () => {
     }
   });
 
+  it("a single-call verdict's final write is one batch of 10 statements: no alignment wake, the tenant's mode read by the status update", async () => {
+    // Every batch sent from this isolate while the request runs (the object's final write included), as prepared.
+    const proto = Object.getPrototypeOf(testEnv.DB) as {
+      prepare: (sql: string) => D1PreparedStatement;
+      batch: (list: D1PreparedStatement[]) => Promise<D1Result[]>;
+    };
+    const { prepare, batch } = proto;
+    // Each batch as the statements prepared since the one before (each write prepares its own, then sends them).
+    const prepared: string[] = [];
+    const batches: string[][] = [];
+    proto.prepare = function (this: D1Database, sql: string) {
+      prepared.push(sql);
+      return prepare.call(this, sql);
+    };
+    proto.batch = function (this: D1Database, list: D1PreparedStatement[]) {
+      batches.push(prepared.splice(0));
+      return batch.call(this, list);
+    };
+    try {
+      const res = await postJson(
+        '/v1/evaluations',
+        { preset: 'fastchat-pair', task: { ...PAIRWISE, question: 'How many statements end me?' } },
+        { Prefer: 'wait=30' },
+      );
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: 'succeeded' });
+    } finally {
+      proto.prepare = prepare;
+      proto.batch = batch;
+    }
+    const final = batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
+    // Usage roll-up (one model), the task's waiting copy scrubbed and deleted, the webhook event and its
+    // deliveries, the key's older cache entry, the status update (returning the tenant's mode), the booking of a
+    // row ended elsewhere, the next waiting evaluation's slot, and the answer's read.
+    expect(final).toHaveLength(10);
+    expect(final?.filter((sql) => sql.includes('UPDATE alignments'))).toEqual([]);
+    expect(final?.filter((sql) => sql.includes('store_content = 0'))).toEqual([]);
+    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
+  });
+
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
     const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
     const stub = evaluationStub(testEnv, id);

@@ -2,9 +2,9 @@
  * `resolveMethodConfig` hands out one frozen object per preset and overrides (src/engine/registry.ts), so a
  * burst of one judge parses its config once and its hashes are remembered by identity.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
-import { configHashOf } from '../../src/evaluations/config-rows.js';
+import { configHashOf, configJsonOf } from '../../src/evaluations/config-rows.js';
 import { judgeHash } from '../../src/verdict-cache/key.js';
 
 describe('resolved configs', () => {
@@ -39,5 +39,19 @@ describe('resolved configs', () => {
       await judgeHash({ engineVersion: 'v', config: copy, deployment: other }),
     );
     expect(await judgeHash({ engineVersion: 'v', config, deployment: other })).not.toBe(hash);
+  });
+
+  it("writes a frozen config's JSON once, the same text as its unfrozen copy's", () => {
+    const config = resolveMethodConfig('fastchat-pair', { calibration: { enabled: false } });
+    const copy = structuredClone(config);
+    expect(configJsonOf(config)).toBe(JSON.stringify(copy));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(configJsonOf(config)).toBe(configJsonOf(copy));
+      // Only the copy, which is not frozen, is written again.
+      expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
