@@ -38,7 +38,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // `expect.poll` waits on an event like any other wait (vitest's default is 1 s); polled every 50 ms.
     expect: { poll: { timeout: WAIT_MS, interval: 50 } },
-    // After the node and worker projects' group, with worker-shards (tests/support/groups.ts); `npm test` runs
+    // After the node and worker projects' group (tests/support/groups.ts); `npm test` runs
     // it in a second process, niced, beside them (tests/support/run-suite.ts).
     sequence: { groupOrder: GROUP_E2E },
   },

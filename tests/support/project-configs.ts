@@ -11,7 +11,6 @@
 export const PROJECT_CONFIGS: Readonly<Record<string, string>> = {
   node: 'tests/vitest.node.config.ts',
   worker: 'tests/vitest.worker.config.ts',
-  'worker-shards': 'tests/vitest.worker-shards.config.ts',
   e2e: 'tests/vitest.e2e.config.ts',
 };
 

@@ -1,10 +1,9 @@
 /**
- * `npm test`'s two vitest processes (tests/support/run-suite.ts): e2e niced beside node, worker and
- * worker-shards, each given the same filters, and one run as asked when the arguments name a project.
+ * `npm test`'s two vitest processes (tests/support/run-suite.ts): e2e niced beside node and worker, each given
+ * the same filters, and one run as asked when the arguments name a project.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GROUP_BEFORE_E2E, runsE2e, shardsSchedule, WORKERS_BEFORE_E2E } from './groups.js';
 import { E2E_NICENESS, e2eNiceness, plan } from './run-suite.js';
 
 /** The part of package.json this test reads. */
@@ -19,23 +18,16 @@ describe('npm test', () => {
     expect(script?.split('&&').at(-1)?.trim()).toBe('node --import tsx tests/support/run-suite.ts');
   });
 
-  it('runs e2e niced beside node, worker and worker-shards, the niced output held', () => {
+  it('runs e2e niced beside node and worker, the niced output held', () => {
     expect(plan([])).toEqual([
       {
-        label: 'node, worker, worker-shards',
-        args: ['run', '--project', 'node', '--project', 'worker', '--project', 'worker-shards'],
+        label: 'node, worker',
+        args: ['run', '--project', 'node', '--project', 'worker'],
         niced: false,
         held: false,
       },
       { label: 'e2e', args: ['run', '--project', 'e2e'], niced: true, held: true },
     ]);
-  });
-
-  it('keeps worker-shards in the first group of the first process, after the worker files, with its slots', () => {
-    const [first] = plan([]);
-    const argv = ['node', 'vitest.mjs', ...(first?.args ?? [])];
-    expect(runsE2e(argv)).toBe(false);
-    expect(shardsSchedule(argv)).toEqual({ groupOrder: GROUP_BEFORE_E2E, maxWorkers: WORKERS_BEFORE_E2E });
   });
 
   it('hands a file or name filter to both, each passing when it leaves that side no file', () => {

@@ -1,8 +1,7 @@
 /**
- * `npm test`: two `vitest run` processes at once. The first runs the node, worker and worker-shards projects at
- * the run's CPU priority; the second runs e2e `E2E_NICENESS` lower, so it takes the cores the first leaves idle
- * and little else. worker-shards stays in the first: niced beside the e2e files, its runtime started so slowly
- * that the e2e slots freed first and took its other files, each starting another runtime.
+ * `npm test`: two `vitest run` processes at once. The first runs the node and worker projects at the run's CPU
+ * priority; the second runs e2e `E2E_NICENESS` lower, so it takes the cores the first leaves idle and little
+ * else.
  *
  * In one process the e2e files could not fill that idle. Vitest runs a process's groups
  * (`sequence.groupOrder`) one after another, and a group's projects share one queue of files and one
@@ -13,7 +12,7 @@
  *
  * Both sides at one priority were tried twice and dropped (435 s against 310 s, worker files timing out): the
  * e2e files took the worker files' CPU. Niced, the e2e side gets the idle while the first runs, then the
- * machine to itself. Its processes (the e2e files' stacks, Chromium, the shards' workerd) inherit the priority.
+ * machine to itself. Its processes (the e2e files' stacks, Chromium) inherit the priority.
  *
  * The first process's output streams; the second's is held and printed when the first ends, then live, so
  * neither report is cut into the other. Its timeline (`TRIBUNAL_TEST_TIMELINE`) goes to `<file>.e2e`, both in
@@ -49,7 +48,7 @@ export interface VitestRun {
 }
 
 /**
- * The vitest processes of `npm test -- <args>`: node, worker and worker-shards, with e2e beside them niced, or
+ * The vitest processes of `npm test -- <args>`: node and worker, with e2e beside them niced, or
  * one run of `args` as they are when they name a project.
  */
 export function plan(args: readonly string[]): VitestRun[] {
@@ -63,7 +62,7 @@ export function plan(args: readonly string[]): VitestRun[] {
     niced,
     held: niced,
   });
-  return [run('node, worker, worker-shards', ['node', 'worker', 'worker-shards'], false), run('e2e', ['e2e'], true)];
+  return [run('node, worker', ['node', 'worker'], false), run('e2e', ['e2e'], true)];
 }
 
 const ROOT = new URL('../..', import.meta.url).pathname;

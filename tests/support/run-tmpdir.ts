@@ -31,7 +31,7 @@ import { join } from 'node:path';
 /** Where the run's folder goes when it can. */
 const TMPFS = '/dev/shm';
 
-/** The room tmpfs must have free, in bytes: 1 GiB (node, worker and worker-shards peaked at 79 MB; it is RAM). */
+/** The room tmpfs must have free, in bytes: 1 GiB (node, worker and the shards' files peaked at 79 MB; it is RAM). */
 const MIN_FREE_BYTES = 1024 ** 3;
 
 /** The run's folder name: the pid tells a later run whether its owner is gone (killed before its exit hook). */

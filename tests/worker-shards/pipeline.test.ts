@@ -1,11 +1,10 @@
 /**
- * The whole pipeline with the D1 shards on for everything (this project's `D1_SHARDS` is 4: the API, the
+ * The whole pipeline with the D1 shards on for everything (`D1_SHARDS` 4 for this file, ./shards-on.ts: the API, the
  * queue consumers and the Durable Objects all route through src/config/d1-shards.ts): two tenants in
  * different shards each run a batch (POST → queue → objects → verdicts → results), receive their signed
  * webhooks, see their usage, and have their verdicts erased by the retention cron, each in its own shard
  * and none of it in the control database.
  */
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shardBindingNames } from '../../src/config/d1-buckets.js';
 import { configOf } from '../../src/config/vars.js';
@@ -14,10 +13,12 @@ import { items, singleCallJudge } from '../worker/batches-support.js';
 import { drainAlarms, pollUntil } from '../worker/helpers.js';
 import { as, keyed, twoTenantsApart } from '../worker/tenants-helpers.js';
 import { configureSink, received, sinkUrl } from '../worker/webhooks-helpers.js';
+import { SHARDS, useD1Shards } from './shards-on.js';
 
 afterEach(drainAlarms);
 
-const SHARDS = 4;
+// The shards on for this file (the project runs with 0): its own calls into src/ take `env`.
+const env = useD1Shards();
 const named = env as unknown as Record<string, D1Database>;
 const databases = [named.DB, ...shardBindingNames(SHARDS).map((n) => named[n])] as D1Database[];
 
@@ -87,7 +88,7 @@ describe('the pipeline across D1 shards', () => {
 
     // Two days on, the retention cron erases both tenants' evaluations, each in its shard.
     await drainAlarms();
-    const report = await sweepRetention(env as never, Date.now() + 2 * 86_400_000);
+    const report = await sweepRetention(env, Date.now() + 2 * 86_400_000);
     expect(report.erased).toBe(6);
     for (const run of runs) {
       const erased = await databases[run.shard + 1]

@@ -6,19 +6,19 @@
  * before home, so the retried DELETE finds it and converges; a rotated secret is answered and its copy left to
  * the maintenance cron (`copyOwedSpreads`), which also copies a tenant spread before the copies existed.
  */
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyOwedSpreads } from '../../src/admin/spread-copies.js';
-import type { Bindings } from '../../src/config/bindings.js';
 import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { tenantsOwingCopies } from '../../src/tenants/rows.js';
 import { drainAlarms } from '../worker/helpers.js';
 import { as, keyed, tenantWithKey } from '../worker/tenants-helpers.js';
 import { sinkUrl } from '../worker/webhooks-helpers.js';
+import { SHARDS, useD1Shards } from './shards-on.js';
 
 afterEach(drainAlarms);
 
-const SHARDS = 4;
+// The shards on for this file (the project runs with 0): its own calls into src/ take `env`.
+const env = useD1Shards();
 const named = env as unknown as Record<string, D1Database>;
 const shards = shardBindingNames(SHARDS).map((n) => named[n]) as D1Database[];
 
@@ -123,7 +123,7 @@ describe("a spread tenant's copies", () => {
     expect(missed.map((s) => s === secret)).toEqual(shards.map((_, i) => i !== other));
     expect(await owedAt(t.tenant)).toEqual(expect.any(Number));
     await allow(other);
-    expect((await copyOwedSpreads(env as unknown as Bindings)).copied).toBeGreaterThanOrEqual(1);
+    expect((await copyOwedSpreads(env)).copied).toBeGreaterThanOrEqual(1);
     expect(await secretsOf(t.tenant, id)).toEqual(Array(SHARDS).fill(secret));
     expect(await owedAt(t.tenant)).toBeNull();
   });
@@ -136,7 +136,7 @@ describe("a spread tenant's copies", () => {
     await control.prepare('UPDATE tenants SET spread = 4, spread_seen = 4 WHERE id = ?').bind(t.tenant).run();
     expect((await endpointCopies(t.tenant, id)).reduce((a, b) => a + b)).toBe(1);
     expect(await owingIds()).toContain(t.tenant);
-    await copyOwedSpreads(env as unknown as Bindings);
+    await copyOwedSpreads(env);
     expect(await endpointCopies(t.tenant, id)).toEqual(Array(SHARDS).fill(1));
     expect((await exportRows(t.tenant)).every((row) => row?.endpoint === sinkUrl(`otlp-${t.tenant}`))).toBe(true);
     const row = await control

@@ -14,6 +14,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers';
 import { app } from '../../src/app.js';
 import type { Bindings } from '../../src/config/bindings.js';
+import { d1Override } from './d1-shards-override.js';
 import type { ContractDocument } from '../support/response-contract.js';
 import { ResponseContract } from '../support/response-contract.js';
 
@@ -57,7 +58,7 @@ export function appFetch(
     const request = new Request(input, init);
     const response = await app.fetch(
       request.clone(),
-      { ...(env as unknown as Bindings), ...overrides },
+      { ...(env as unknown as Bindings), ...d1Override(), ...overrides },
       createExecutionContext(),
     );
     return checked(request, response);
@@ -80,7 +81,7 @@ export async function apiWithSettled(
 ): Promise<Response> {
   const request = new Request(`${ORIGIN}${path}`, init);
   const ctx = createExecutionContext();
-  const res = await app.fetch(request.clone(), { ...(env as unknown as Bindings), ...overrides }, ctx);
+  const res = await app.fetch(request.clone(), { ...(env as unknown as Bindings), ...d1Override(), ...overrides }, ctx);
   await waitOnExecutionContext(ctx);
   return checked(request, res);
 }

@@ -9,18 +9,14 @@
  *
  * Only DB in the worker project: it runs with `D1_SHARDS` 0, where DB holds everything and no code reaches a shard's
  * binding. Migrating the four shards too took most of each file's setup (4 of 5 databases, 18 migrations
- * each: 0.1-1.5 s a file under load); the one file that turns the shards on migrates them itself
- * (tests/worker/d1-shards.test.ts).
+ * each: 0.1-1.5 s a file under load); the files that turn the shards on migrate them themselves
+ * (tests/worker/d1-shards.test.ts, tests/worker-shards/shards-on.ts).
  */
 import { reset } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { beforeAll } from 'vitest';
 import { migrate } from './d1-migrate.js';
 import { forgetEarlierFiles } from './helpers.js';
 
 await reset();
-// The worker-shards project (tests/vitest.worker-shards.config.ts) runs everything with the shards on: there
-// every D1 binding is migrated.
-const sharded = (env as unknown as { D1_SHARDS?: string }).D1_SHARDS !== '0';
-await migrate(sharded ? Object.keys(env).filter((k) => /^DB(_\d{2})?$/.test(k)) : ['DB']);
+await migrate(['DB']);
 beforeAll(forgetEarlierFiles);

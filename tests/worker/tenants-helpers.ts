@@ -13,6 +13,7 @@ import type { TenantLimits } from '../../src/tenants/limits.js';
 import type { Scope } from '../../src/tenants/scopes.js';
 import { PAIRWISE } from './helpers.js';
 import { ORIGIN, checked } from './api-fetch.js';
+import { d1Override } from './d1-shards-override.js';
 import { bucketOf, shardOfBucket } from '../../src/config/d1-buckets.js';
 
 /** The operator's token in these suites. */
@@ -29,7 +30,11 @@ export async function keyed(
 ): Promise<Response> {
   const request = new Request(`${ORIGIN}${path}`, init);
   const ctx = createExecutionContext();
-  const res = await app.fetch(request.clone(), { ...(env as unknown as Bindings), ADMIN_TOKEN, ...overrides }, ctx);
+  const res = await app.fetch(
+    request.clone(),
+    { ...(env as unknown as Bindings), ...d1Override(), ADMIN_TOKEN, ...overrides },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return checked(request, res);
 }

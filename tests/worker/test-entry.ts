@@ -1,18 +1,81 @@
 /**
  * @module
  * Worker entry of the `worker` test project (tests/vitest.worker.config.ts `main`): the production
- * Worker unchanged, plus test-only Durable Object classes. The config binds `EVALUATION` to
+ * Worker, plus test-only Durable Object classes. The config binds `EVALUATION` to
  * {@link TestEvaluationDO}, so the API, the queue consumers and the sweeper all reach the subclass,
  * which behaves exactly like `EvaluationDO` until a test uses one of its hooks.
+ *
+ * Every handler and object gets workerd's bindings through `withD1Override` (./d1-shards-override.ts): the
+ * bindings themselves, unless the running file turned the D1 shards on (tests/worker-shards/), when
+ * `D1_SHARDS` is that file's count for the API, the queue consumers, the cron and the objects alike.
  */
-export {
-  default,
-  EvaluationDO,
-  ProviderGateDO,
-  RateLimiterDO,
-  TraceDO,
-  WaveCoordinatorDO,
-  WebhookLaneDO,
-} from '../../src/index.js';
-export { TestEvaluationDO } from './test-evaluation-do.js';
-export { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
+import type { Bindings } from '../../src/config/bindings.js';
+import * as production from '../../src/index.js';
+import { withD1Override } from './d1-shards-override.js';
+import * as evaluation from './test-evaluation-do.js';
+import * as waves from './test-wave-coordinator.js';
+
+const worker = production.default;
+
+/** The production handlers, each given the bindings with the running file's `D1_SHARDS` override. */
+export default {
+  fetch: (request, env, ctx) => worker.fetch(request, withD1Override(env), ctx),
+  queue: (batch, env, ctx) => worker.queue(batch, withD1Override(env), ctx),
+  scheduled: (controller, env, ctx) => worker.scheduled(controller, withD1Override(env), ctx),
+} satisfies ExportedHandler<Bindings>;
+
+/** `EvaluationDO` on the overridden bindings. */
+export class EvaluationDO extends production.EvaluationDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** `ProviderGateDO` on the overridden bindings. */
+export class ProviderGateDO extends production.ProviderGateDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** `RateLimiterDO` on the overridden bindings. */
+export class RateLimiterDO extends production.RateLimiterDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** `TraceDO` on the overridden bindings. */
+export class TraceDO extends production.TraceDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** `WaveCoordinatorDO` on the overridden bindings. */
+export class WaveCoordinatorDO extends production.WaveCoordinatorDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** `WebhookLaneDO` on the overridden bindings. */
+export class WebhookLaneDO extends production.WebhookLaneDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** The test subclass with hooks (./test-evaluation-do.ts), on the overridden bindings. */
+export class TestEvaluationDO extends evaluation.TestEvaluationDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
+
+/** The test subclass with a crash hook (./test-wave-coordinator.ts), on the overridden bindings. */
+export class TestWaveCoordinatorDO extends waves.TestWaveCoordinatorDO {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Override(env));
+  }
+}
