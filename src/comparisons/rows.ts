@@ -222,7 +222,7 @@ export function expandStatement(
       e.now,
       e.now,
       e.keyId,
-      // In the insert's column order (src/evaluations/rows.ts): the cache mode, the tier's two, the rubric's three.
+      // In the insert's column order (src/evaluations/insert-rows.ts): the cache mode, the tier's two, the rubric's three.
       e.cacheMode,
       e.tier,
       e.flexFallback,

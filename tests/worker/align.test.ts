@@ -166,10 +166,11 @@ describe('aligning a rubric to its labels', { timeout: TEST_MS + WAIT_MS }, () =
     expect(done.heldOut?.gain.value).toBeGreaterThan(0.1);
     await expectTagRule(done, rubric);
     expect(await evaluationsOf(done.links.runs)).toBe(60);
+    // The rewrite runs as REWRITE_METHOD: the final write wakes a job waiting on one evaluation only for that method.
     const rewrites = await testEnv.DB.prepare(
-      "SELECT COUNT(*) AS n FROM evaluations WHERE method = 'rubric-steps' AND idempotency_key LIKE ?",
+      'SELECT COUNT(*) AS n FROM evaluations WHERE method = ? AND idempotency_key LIKE ?',
     )
-      .bind(`align:${done.id}:%`)
+      .bind(REWRITE_METHOD, `align:${done.id}:%`)
       .first<{ n: number }>();
     expect(rewrites?.n).toBe(1);
   });
