@@ -5,7 +5,9 @@
  * with its row), through the local runtime's own Miniflare instance before its Worker runs: first the
  * instance serves D1 alone ({@link d1OnlyOptions}), the migrations go in over HTTP, then `setOptions`
  * swaps the Worker in (a workerd restart). wrangler's command starts seven workerd processes, and a
- * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
+ * second Miniflare instance cost 1-1.5 CPU-s a start. Once all went in, a marker in D1's persist folder
+ * says so, and a later start on that state whose migrations and shard count match starts the Worker at once
+ * ({@link startOnMigratedState}): one workerd start instead of two. The migrations come read and split beforehand
  * (./wrangler-config.ts `readWorkerSetup`, each file's recording row included), so no wrangler import is needed here. Node only.
  */
 import { createHash } from 'node:crypto';

@@ -75,8 +75,6 @@ async function start(persistTo: string, migrations: readonly D1Migrations[], sha
   return { starts, swaps, carried, ...read };
 }
 
-const freshState = () => join(mkdtempSync(join(tmpdir(), 'tribunal-marker-')), 'state');
-
 // Each workerd start costs 1-3 CPU-s: one state, two starts; the rest reads the marker as the runtime does.
 describe('the runtime start on a migrated state', { timeout: 2 * TEST_MS }, () => {
   it('migrates with D1 alone first, then starts the Worker alone, until a migration, the shards or D1 change', async () => {
