@@ -5,9 +5,14 @@
  * with its row), through the local runtime's own Miniflare instance before its Worker runs: first the
  * instance serves D1 alone ({@link d1OnlyOptions}), the migrations go in over HTTP, then `setOptions`
  * swaps the Worker in (a workerd restart). wrangler's command starts seven workerd processes, and a
- * second Miniflare instance cost 1-1.5 CPU-s a start. The migrations come read and split beforehand
+ * second Miniflare instance cost 1-1.5 CPU-s a start. Once all went in, a marker in D1's persist folder
+ * says so, and a later start on that state whose migrations and shard count match starts the Worker at once
+ * ({@link startOnMigratedState}): one workerd start instead of two. The migrations come read and split beforehand
  * (./wrangler-config.ts `readWorkerSetup`, each file's recording row included), so no wrangler import is needed here. Node only.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { D1Migrations, MiniflareInstance, MiniflareOptions } from './worker-options.js';
 import { Miniflare } from './worker-options.js';
 import type { CarryOverDb, CarryOverReport, SqlStatement } from '../config/d1-carry-over.js';
@@ -101,24 +106,32 @@ export async function applyMigrations(batch: D1Batch, databases: readonly D1Migr
   return applied;
 }
 
+/** Makes a Miniflare instance (a test counts the starts with its own). */
+export type MiniflareFactory = (options: MiniflareOptions) => MiniflareInstance;
+
+const newMiniflare: MiniflareFactory = (options) => new Miniflare(options);
+
 /**
  * The runtime's migration steps on the state of `options` (a Worker's Miniflare options): a new instance
  * serving D1 alone ({@link d1OnlyOptions}, with `extra` over its options, such as where workerd's output
  * goes), every one of `migrations` not yet applied, then the carry-over of a one-database state into the
  * shards the Worker's `D1_SHARDS` names. Resolves to the instance, still serving D1 alone (the runtime swaps
  * its Worker in with `setOptions`; a caller that only migrates disposes of it), and the carry-over's report.
- * A step that fails disposes of the instance and rejects.
+ * A step that fails disposes of the instance and rejects. Once all went in, writes the marker that lets the next
+ * start on this state skip these steps ({@link isMigrated}).
  */
 export async function migrateLocalState(
   options: MiniflareOptions,
   migrations: readonly D1Migrations[],
   extra: MiniflareOptions = {},
+  create: MiniflareFactory = newMiniflare,
 ): Promise<{ mf: MiniflareInstance; carried: CarryOverReport }> {
-  const mf = new Miniflare({ ...d1OnlyOptions(options), ...extra });
+  const mf = create({ ...d1OnlyOptions(options), ...extra });
   try {
     const batch = d1BatchOver(await mf.ready);
     await applyMigrations(batch, migrations);
     const carried = await carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS);
+    markMigrated(options, migrations);
     return { mf, carried };
   } catch (e) {
     await mf.dispose();
@@ -133,4 +146,94 @@ export async function migrateLocalState(
 export async function carryOverLocal(batch: D1Batch, shards: number, now = Date.now()): Promise<CarryOverReport> {
   const over = (binding: string): CarryOverDb => ({ batch: (statements) => batch(binding, statements) });
   return carryOver(over('DB'), shardBindingNames(shards).map(over), now);
+}
+
+/** The marker's file name, in D1's own persist folder: deleting D1's state deletes the marker with it. */
+export const MIGRATED_MARKER = 'tribunal-migrated.json';
+
+/** Where D1 keeps its databases' SQLite files under a persist root (Miniflare's layout). */
+const D1_OBJECTS = 'miniflare-D1DatabaseObject';
+
+/** D1's persist folder under the options' root, or undefined when the state is kept in memory. */
+function d1Folder(options: MiniflareOptions): string | undefined {
+  const root = options.defaultPersistRoot;
+  return typeof root === 'string' ? join(root, 'd1') : undefined;
+}
+
+/**
+ * What a migrated state was migrated for: a hash of the databases (bindings and ids: the files they live in),
+ * every migration's name and statements, and the shard count the carry-over moved rows into.
+ */
+export function migrationStamp(options: MiniflareOptions, migrations: readonly D1Migrations[]): string {
+  const shards = configOf(options.bindings ?? {}).D1_SHARDS;
+  return createHash('sha256')
+    .update(JSON.stringify({ databases: options.d1Databases ?? null, migrations, shards }))
+    .digest('hex');
+}
+
+/** The marker's content: the stamp, and the D1 files that held the migrated databases then. */
+interface Marker {
+  stamp: string;
+  files: string[];
+}
+
+function sqliteFiles(folder: string): string[] {
+  const objects = join(folder, D1_OBJECTS);
+  return existsSync(objects)
+    ? readdirSync(objects)
+        .filter((f) => f.endsWith('.sqlite'))
+        .sort()
+    : [];
+}
+
+/** Records that the state of `options` holds every one of `migrations` and the carry-over for its shard count. */
+function markMigrated(options: MiniflareOptions, migrations: readonly D1Migrations[]): void {
+  const folder = d1Folder(options);
+  if (folder === undefined || !existsSync(folder)) return;
+  const marker: Marker = { stamp: migrationStamp(options, migrations), files: sqliteFiles(folder) };
+  writeFileSync(join(folder, MIGRATED_MARKER), JSON.stringify(marker));
+}
+
+/**
+ * Whether the state of `options` was migrated by {@link migrateLocalState} for exactly `migrations` and this
+ * shard count, with each of its D1 files still there. A missing or unreadable marker, another stamp or a
+ * missing file answers false: the runtime then takes the migration steps again (they apply nothing already in).
+ */
+export function isMigrated(options: MiniflareOptions, migrations: readonly D1Migrations[]): boolean {
+  const folder = d1Folder(options);
+  if (folder === undefined) return false;
+  let marker: Marker;
+  try {
+    marker = JSON.parse(readFileSync(join(folder, MIGRATED_MARKER), 'utf8')) as Marker;
+  } catch {
+    return false;
+  }
+  if (marker.stamp !== migrationStamp(options, migrations) || !Array.isArray(marker.files)) return false;
+  const present = new Set(sqliteFiles(folder));
+  return marker.files.length > 0 && marker.files.every((f) => present.has(f));
+}
+
+/**
+ * Starts the runtime's one Miniflare instance with `worker` (the Worker's options) on the state of `options`.
+ * On a state {@link isMigrated} says is migrated, the Worker starts at once (one workerd start); otherwise
+ * D1 alone first ({@link migrateLocalState}, with `extra`), then `setOptions` swaps the Worker in, so an
+ * alarm or queue message left in the state never runs before its tables exist. `carried` is null when the
+ * steps were skipped. A failure disposes of the instance and rejects.
+ */
+export async function startOnMigratedState(
+  options: MiniflareOptions,
+  migrations: readonly D1Migrations[],
+  worker: MiniflareOptions,
+  extra: MiniflareOptions = {},
+  create: MiniflareFactory = newMiniflare,
+): Promise<{ mf: MiniflareInstance; carried: CarryOverReport | null }> {
+  if (isMigrated(options, migrations)) return { mf: create(worker), carried: null };
+  const { mf, carried } = await migrateLocalState(options, migrations, extra, create);
+  try {
+    await mf.setOptions(worker);
+  } catch (e) {
+    await mf.dispose();
+    throw e;
+  }
+  return { mf, carried };
 }

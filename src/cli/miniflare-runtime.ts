@@ -8,7 +8,7 @@
  *
  * Runs as a child process of the local stack (src/cli/local-stack.ts), which owns its process group:
  * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations on its one Miniflare instance before
- * the Worker runs (./local-migrations.ts), answers `ready` (or `failed`), reloads a rebuilt bundle on
+ * the Worker runs unless the state's marker says they are in (./local-migrations.ts: then workerd starts once), answers `ready` (or `failed`), reloads a rebuilt bundle on
  * `reload`, reads an ended evaluation or batch on `describe` (the crons need it not: the parent fires them
  * over HTTP, ./cron.ts), and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
  */
@@ -17,7 +17,7 @@ import { isMain } from './args.js';
 import type { Described, EndedRef } from './ended.js';
 import { readEnded } from './ended.js';
 import { bucketOfId, shardOfBucket } from '../config/d1-buckets.js';
-import { migrateLocalState } from './local-migrations.js';
+import { startOnMigratedState } from './local-migrations.js';
 import { d1ReaderOver, localOpsSecret, localOpsUrl, withLocalOps } from './local-ops.js';
 import type { MiniflareInstance, MiniflareOptions, RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { miniflareOptionsOf } from './worker-options.js';
@@ -112,15 +112,17 @@ function serve(): void {
         try {
           current = request.config;
           const { options, crons, fromEnv, fromDevVars } = miniflareOptionsOf(current);
-          // D1 alone first, migrated, then the Worker on the same instance: an alarm left in the state
-          // may fire as soon as the Worker runs, and must find its tables.
-          // A state written with fewer shards (one database) moves into its tenants' shards before anything reads it.
-          const migrated = await migrateLocalState(options, current.worker.d1, { handleRuntimeStdio: passOutput });
-          mf = migrated.mf;
-          const carried = migrated.carried;
-          if (Object.keys(carried.moved).length > 0)
-            process.stdout.write(`D1 carried over into the shards: ${JSON.stringify(carried.moved)}\n`);
-          await mf.setOptions(optionsOf(current));
+          // Unless the state's marker says it holds these migrations for this shard count: D1 alone first,
+          // migrated, then the Worker on the same instance (an alarm left in the state may fire as soon as the
+          // Worker runs, and must find its tables). A state written with fewer shards (one database) moves
+          // into its tenants' shards before anything reads it.
+          const started = await startOnMigratedState(options, current.worker.d1, optionsOf(current), {
+            handleRuntimeStdio: passOutput,
+          });
+          mf = started.mf;
+          const moved = started.carried?.moved ?? {};
+          if (Object.keys(moved).length > 0)
+            process.stdout.write(`D1 carried over into the shards: ${JSON.stringify(moved)}\n`);
           const url = (await mf.ready).origin;
           ops = await localOpsUrl(mf);
           reply({ type: 'ready', url, crons, fromEnv, fromDevVars });

@@ -4,8 +4,8 @@
  * (src/cli/local-migrations.ts): 34 migrations on each of five databases (DB and four shards), about
  * 2.7 CPU-s of a fresh start's 5.4 at load 12. The run's making process (./worker-prepare.ts) applies them once,
  * with the runtime's own steps (`migrateLocalState`: a Miniflare serving D1 alone, the same batches, then the
- * carry-over into the shards), and a copy starts as a runtime that found its migrations recorded: it checks
- * them (one read per database) and applies none. Stacks whose test is about the migrations or the first start itself
+ * carry-over into the shards, which leave their marker in D1's folder), and a copy starts as a runtime whose
+ * marker matches: its Worker starts at once, with no D1-only workerd before it. Stacks whose test is about the migrations or the first start itself
  * (tests/cli/e2e/start.test.ts) keep an empty folder. Node only.
  *
  * This module only copies: the migrating lives in ./worker-prepare.ts, so a test file importing
