@@ -75,7 +75,7 @@ export default defineConfig({
           ALLOW_ANONYMOUS: 'true',
           // The suites here test features, not the D1 layout: DB holds everything, so a test reads a tenant's
           // rows at env.DB. The layout has its own file (tests/worker/d1-shards.test.ts), which sets D1_SHARDS
-          // back on the bindings it hands the app; every shard binding is migrated (fresh-storage.ts).
+          // back on the bindings it hands the app and migrates the shards itself (fresh-storage.ts migrates DB only).
           // tests/worker-shards/ runs the whole pipeline with 4, each file for its own duration: the test entry
           // hands the API, the queue consumers and the objects the bindings with that file's override.
           D1_SHARDS: '0',

@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { D1Migrations, MiniflareInstance, MiniflareOptions } from './worker-options.js';
 import { Miniflare } from './worker-options.js';
 import type { CarryOverDb, CarryOverReport, SqlStatement } from '../config/d1-carry-over.js';
@@ -160,14 +161,26 @@ function d1Folder(options: MiniflareOptions): string | undefined {
   return typeof root === 'string' ? join(root, 'd1') : undefined;
 }
 
+/** The installed Miniflare's version: where it keeps D1's files is its own choice, so an upgrade migrates again. */
+function miniflareVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('miniflare');
+  const pkg = JSON.parse(readFileSync(join(dirname(entry), '..', '..', 'package.json'), 'utf8')) as {
+    version?: unknown;
+  };
+  return String(pkg.version);
+}
+
 /**
  * What a migrated state was migrated for: a hash of the databases (bindings and ids: the files they live in),
- * every migration's name and statements, and the shard count the carry-over moved rows into.
+ * every migration's name and statements, the shard count the carry-over moved rows into, and Miniflare's version.
+ * D1 files replaced by hand (a restored backup) keep their names and so their marker: delete the marker with them.
  */
 export function migrationStamp(options: MiniflareOptions, migrations: readonly D1Migrations[]): string {
   const shards = configOf(options.bindings ?? {}).D1_SHARDS;
   return createHash('sha256')
-    .update(JSON.stringify({ databases: options.d1Databases ?? null, migrations, shards }))
+    .update(
+      JSON.stringify({ databases: options.d1Databases ?? null, migrations, shards, miniflare: miniflareVersion() }),
+    )
     .digest('hex');
 }
 
@@ -202,13 +215,14 @@ function markMigrated(options: MiniflareOptions, migrations: readonly D1Migratio
 export function isMigrated(options: MiniflareOptions, migrations: readonly D1Migrations[]): boolean {
   const folder = d1Folder(options);
   if (folder === undefined) return false;
-  let marker: Marker;
+  let marker: Partial<Marker> | null;
   try {
-    marker = JSON.parse(readFileSync(join(folder, MIGRATED_MARKER), 'utf8')) as Marker;
+    marker = JSON.parse(readFileSync(join(folder, MIGRATED_MARKER), 'utf8')) as Partial<Marker> | null;
   } catch {
     return false;
   }
-  if (marker.stamp !== migrationStamp(options, migrations) || !Array.isArray(marker.files)) return false;
+  if (typeof marker !== 'object' || marker === null || !Array.isArray(marker.files)) return false;
+  if (marker.stamp !== migrationStamp(options, migrations)) return false;
   const present = new Set(sqliteFiles(folder));
   return marker.files.length > 0 && marker.files.every((f) => present.has(f));
 }

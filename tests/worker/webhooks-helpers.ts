@@ -15,6 +15,7 @@ import { postJson, servedContract } from './api-fetch.js';
 import { ContractViolation } from '../support/response-contract.js';
 import { insertJob, PAIRWISE, testEnv } from './helpers.js';
 import { markEnded } from '../../src/ending-plan.js';
+import { d1Override, withD1Override } from './d1-shards-override.js';
 
 /** The test bindings plus the receiver's origin. */
 export const hookEnv = testEnv as Bindings & { TEST_MOCK_URL: string; TEST_RECEIVER_URL: string };
@@ -92,7 +93,7 @@ export async function endpointOf(
   url: string,
   events?: ('evaluation.succeeded' | 'evaluation.failed' | 'evaluation.cancelled')[],
 ): Promise<{ id: string; secret: string }> {
-  return createEndpoint(hookEnv, tenant, { url, ...(events ? { events } : {}) });
+  return createEndpoint(withD1Override(hookEnv), tenant, { url, ...(events ? { events } : {}) });
 }
 
 /**
@@ -150,7 +151,7 @@ export async function makeDue(id: string): Promise<void> {
  * `WEBHOOK_TIMEOUT_MS`), and returns its outcome.
  */
 export function attempt(id: string, overrides: Partial<Bindings> = {}): Promise<AttemptOutcome> {
-  return attemptDelivery({ ...hookEnv, ...overrides }, id);
+  return attemptDelivery({ ...hookEnv, ...d1Override(), ...overrides }, id);
 }
 
 let msgCounter = 0;
@@ -195,7 +196,7 @@ export async function runConsumer(
     },
   };
   const ctx = createExecutionContext();
-  await worker.queue(recording, { ...hookEnv, ...overrides }, ctx);
+  await worker.queue(recording, { ...hookEnv, ...d1Override(), ...overrides }, ctx);
   const result = await getQueueResult(batch, ctx);
   return {
     acked: result.explicitAcks,
