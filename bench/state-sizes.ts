@@ -101,7 +101,12 @@ function d1Size(copy: string): D1Size {
 export function stateSizes(state: string): StateSizes {
   const scratch = mkdtempSync(join(tmpdir(), 'tribunal-state-sizes-'));
   try {
-    const d1Dirs = existsSync(join(state, 'v3', 'd1')) ? readdirSync(join(state, 'v3', 'd1')) : [];
+    // Folders only: D1's folder also holds the runtime's migration marker (src/cli/local-migrations.ts).
+    const d1Dirs = existsSync(join(state, 'v3', 'd1'))
+      ? readdirSync(join(state, 'v3', 'd1'), { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => d.name)
+      : [];
     const d1Files = d1Dirs.flatMap((d) => sqliteFiles(join(state, 'v3', 'd1', d)));
     // Every D1 file summed: the control database and the shards (D1_SHARDS), whichever holds the tenant's rows;
     // a file's data may still be in its WAL, so its own size says nothing (Miniflare's metadata file adds no table).
