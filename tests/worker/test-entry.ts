@@ -24,58 +24,29 @@ export default {
   scheduled: (controller, env, ctx) => worker.scheduled(controller, withD1Override(env), ctx),
 } satisfies ExportedHandler<Bindings>;
 
-/** `EvaluationDO` on the overridden bindings. */
-export class EvaluationDO extends production.EvaluationDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
+/** A Durable Object class as workerd constructs it. */
+type ObjectClass = new (ctx: DurableObjectState, env: Bindings) => object;
+
+/** `Base` with a constructor that hands it the bindings with the running file's `D1_SHARDS` override. */
+function onOverriddenBindings<C extends ObjectClass>(Base: C): C {
+  const base: ObjectClass = Base;
+  return class extends base {
+    constructor(ctx: DurableObjectState, env: Bindings) {
+      super(ctx, withD1Override(env));
+    }
+  } as unknown as C;
 }
 
-/** `ProviderGateDO` on the overridden bindings. */
-export class ProviderGateDO extends production.ProviderGateDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
-
-/** `RateLimiterDO` on the overridden bindings. */
-export class RateLimiterDO extends production.RateLimiterDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
-
-/** `TraceDO` on the overridden bindings. */
-export class TraceDO extends production.TraceDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
-
-/** `WaveCoordinatorDO` on the overridden bindings. */
-export class WaveCoordinatorDO extends production.WaveCoordinatorDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
-
-/** `WebhookLaneDO` on the overridden bindings. */
-export class WebhookLaneDO extends production.WebhookLaneDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
+/** The production objects, each on the overridden bindings. */
+export const EvaluationDO = onOverriddenBindings(production.EvaluationDO);
+export const ProviderGateDO = onOverriddenBindings(production.ProviderGateDO);
+export const RateLimiterDO = onOverriddenBindings(production.RateLimiterDO);
+export const TraceDO = onOverriddenBindings(production.TraceDO);
+export const WaveCoordinatorDO = onOverriddenBindings(production.WaveCoordinatorDO);
+export const WebhookLaneDO = onOverriddenBindings(production.WebhookLaneDO);
 
 /** The test subclass with hooks (./test-evaluation-do.ts), on the overridden bindings. */
-export class TestEvaluationDO extends evaluation.TestEvaluationDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
+export const TestEvaluationDO = onOverriddenBindings(evaluation.TestEvaluationDO);
 
 /** The test subclass with a crash hook (./test-wave-coordinator.ts), on the overridden bindings. */
-export class TestWaveCoordinatorDO extends waves.TestWaveCoordinatorDO {
-  constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, withD1Override(env));
-  }
-}
+export const TestWaveCoordinatorDO = onOverriddenBindings(waves.TestWaveCoordinatorDO);
