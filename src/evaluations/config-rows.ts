@@ -26,13 +26,17 @@ const byObject = new WeakMap<object, string>();
 /** JSON texts of frozen configs, by the object. */
 const jsonByObject = new WeakMap<object, string>();
 
+/** `config` when it is a frozen object (src/engine/registry.ts hands out one deep-frozen object per judge), else null. */
+function frozenOf(config: unknown): object | null {
+  return typeof config === 'object' && config !== null && Object.isFrozen(config) ? config : null;
+}
+
 /**
- * The JSON text of `config`. A frozen one (src/engine/registry.ts hands out one deep-frozen object per judge) is
- * written once, by identity: every request of a burst of one judge stores it and hands it to its object, and it
- * is up to 6 KB.
+ * The JSON text of `config`. A frozen one is written once, by identity: every request of a burst of one judge
+ * stores it and hands it to its object, and it is up to 6 KB.
  */
 export function configJsonOf(config: unknown): string {
-  const frozen = typeof config === 'object' && config !== null && Object.isFrozen(config) ? config : null;
+  const frozen = frozenOf(config);
   const known = frozen && jsonByObject.get(frozen);
   if (known) return known;
   const json = JSON.stringify(config);
@@ -42,11 +46,11 @@ export function configJsonOf(config: unknown): string {
 
 /** The key of `config` in `method_configs`: {@link CONFIG_HASH_CHARS} hex characters of its canonical JSON's sha-256. */
 export function configHashOf(config: unknown): string {
-  // A frozen config (src/engine/registry.ts hands out one object per judge) is hashed once, by identity.
-  const frozen = typeof config === 'object' && config !== null && Object.isFrozen(config) ? config : null;
+  // A frozen config is hashed once, by identity.
+  const frozen = frozenOf(config);
   const known = frozen && byObject.get(frozen);
   if (known) return known;
-  const json = JSON.stringify(config);
+  const json = configJsonOf(config);
   let hash = recent.get(json);
   if (hash === undefined) {
     hash = sha256HexSync(canonicalJson(config)).slice(0, CONFIG_HASH_CHARS);
