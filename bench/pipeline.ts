@@ -22,14 +22,22 @@
  *   finish: `excessOf`);
  * then the same with `--inflight` evaluations submitted at once, with throughput.
  *
+ * Two parts of the in-flight figure are the bench's own, and two options take them out (the default keeps both, as
+ * every earlier figure was measured): `--wait prefer` submits with `Prefer: wait` instead of polling every
+ * evaluation every 250 ms (the polls run on the same local workerd thread as the debates: 20 debates polled cost
+ * it ~60% more CPU per debate in `npm run bench:debates --wait poll`), and `--warmup N` runs the in-flight phase
+ * N times unmeasured first, so the measured one finds the provider gate's window as a deployment keeps it (the
+ * window is stored and survives restarts; a fresh state starts each shard at its share of
+ * `PROVIDER_CONCURRENCY_START`, 8 of 32, so the first burst's asks past it wait a whole call for a slot).
+ *
  * ```
  * npm run bench -- [--latency 250] [--k 5] [--inflight 100] [--presets a,b,c] [--step-budget 30000] [--fast-start false]
- *   [--runtime miniflare|wrangler] [--var K=V]
+ *   [--runtime miniflare|wrangler] [--var K=V] [--wait poll|prefer] [--warmup N]
  * ```
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { choiceOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
+import { choiceOption, intOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
 import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
@@ -60,6 +68,10 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
                        answers n choices in one request, so G-Eval's 20 samples can be one call
   --runtime R          miniflare (default) or wrangler
   --var K=V            a Worker variable for the run (repeatable), e.g. PROVIDER_CONCURRENCY_START=256
+  --wait W             poll (default: GET each evaluation every 250 ms) or prefer (each POST waits with
+                       Prefer: wait=60, so the bench's polls add no work to the runtime's thread)
+  --warmup N           in-flight phases run unmeasured before the measured one (default 0): the provider
+                       gate's window is then the one a running deployment keeps, not a fresh state's
   -h, --help           this text`,
   options: {
     latency: { type: 'string', default: '250' },
@@ -72,10 +84,14 @@ How much time the HTTP → Queue → Durable Object → D1 pipeline adds to the 
     'supports-n': { type: 'string' },
     runtime: { type: 'string', default: 'miniflare' },
     var: { type: 'string', multiple: true },
+    wait: { type: 'string', default: 'poll' },
+    warmup: { type: 'string', default: '0' },
   },
 } as const;
 const values = await parseCliOrExit(CLI, (v) => {
   choiceOption(v.runtime, 'runtime', ['miniflare', 'wrangler']);
+  choiceOption(v.wait, 'wait', ['poll', 'prefer']);
+  intOption(v.warmup, 'warmup', 0, 10);
   choiceOption(v['supports-n'], 'supports-n', ['true', 'false']);
   varsOption(v.var);
 });
@@ -86,6 +102,10 @@ const L = Number(values.latency);
 const K = Number(values.k);
 const INFLIGHT = Number(values.inflight);
 const MODEL = 'mock-judge';
+/** Whether each POST waits for its evaluation's end (`Prefer: wait`) instead of the bench polling it. */
+const PREFER_WAIT = values.wait === 'prefer';
+/** Unmeasured in-flight phases before the measured one. */
+const WARMUP = Number(values.warmup);
 /** The run's LLM_SUPPORTS_N: with it, G-Eval's samples are one request (one round). */
 const SUPPORTS_N = values['supports-n'] === 'true';
 
@@ -179,6 +199,8 @@ interface Submitted {
   stages: number;
   /** Sequential rounds of at most {@link MAX_PARALLEL_CALLS} calls: the lower bound's unit. */
   rounds: number;
+  /** The evaluation as the POST returned it once it had ended (`--wait prefer`), else undefined. */
+  ended?: Finished;
 }
 
 /** A bench task with its critical-path stage and round counts, computed before anything is submitted. */
@@ -207,12 +229,19 @@ async function submit(api: string, p: Omit<Submitted, 'id'>): Promise<Submitted>
     method: 'POST',
     // No idempotency key (it would add its own work to what is measured): a repeat after a connection dropped
     // once the request was in may leave one extra evaluation running unwatched, which the bench can live with.
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(PREFER_WAIT ? { prefer: 'wait=60' } : {}) },
     body: JSON.stringify({ preset: p.preset, task: p.task }),
   });
-  const body = (await r.json()) as { id?: string; error?: { message: string } };
+  const body = (await r.json()) as Partial<Finished> & { id?: string; error?: { message: string } };
   if (!body.id) throw new Error(`submit ${p.preset}: ${r.status} ${body.error?.message ?? ''}`);
-  return { ...p, id: body.id };
+  const { status, createdAt, finishedAt } = body;
+  const ended =
+    status && createdAt && isEnded(status) ? { status, createdAt, finishedAt: finishedAt ?? null } : undefined;
+  return { ...p, id: body.id, ...(ended ? { ended } : {}) };
+}
+
+function isEnded(status: string): boolean {
+  return ['succeeded', 'failed', 'cancelled'].includes(status);
 }
 
 interface Finished {
@@ -223,6 +252,7 @@ interface Finished {
 
 async function waitAll(api: string, subs: readonly Submitted[], timeoutMs: number): Promise<Map<string, Finished>> {
   const done = new Map<string, Finished>();
+  for (const s of subs) if (s.ended) done.set(s.id, s.ended);
   const deadline = Date.now() + timeoutMs;
   while (done.size < subs.length && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
@@ -230,7 +260,7 @@ async function waitAll(api: string, subs: readonly Submitted[], timeoutMs: numbe
       if (done.has(s.id)) continue;
       try {
         const v = (await (await fetchRetrying(`${api}/v1/evaluations/${s.id}`)).json()) as Finished;
-        if (['succeeded', 'failed', 'cancelled'].includes(v.status)) done.set(s.id, v);
+        if (isEnded(v.status)) done.set(s.id, v);
       } catch (e) {
         process.stderr.write(`poll ${s.id}: ${String(e)}\n`);
       }
@@ -440,6 +470,12 @@ async function main(): Promise<void> {
       );
     }
     const inflightPreset = values['inflight-preset'];
+    for (let w = 0; w < WARMUP; w++) {
+      const warm = await Promise.all(Array.from({ length: INFLIGHT }, () => prepare(inflightPreset, n++)));
+      const warmSubs = await Promise.all(warm.map((p) => submit(stack.url, p)));
+      const warmResults = await waitAll(stack.url, warmSubs, 600_000);
+      process.stderr.write(`warm-up ${w + 1}: ${warmResults.size} of ${INFLIGHT} ended\n`);
+    }
     const prepared = await Promise.all(Array.from({ length: INFLIGHT }, () => prepare(inflightPreset, n++)));
     const t0 = Date.now();
     const subs = await Promise.all(prepared.map((p) => submit(stack.url, p)));
@@ -449,7 +485,7 @@ async function main(): Promise<void> {
     const row = await summarise(stack.url, `${INFLIGHT} in flight (${inflightPreset})`, subs, results);
     rows.push(row);
     const lines = [
-      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'};${Object.keys(VARS).length > 0 ? ` ${(values.var ?? []).join(' ')};` : ''} state on ${benchStateRoot().why}`,
+      `L = ${L} ms mock LLM latency over HTTP; K = ${K} evaluations per protocol; local workerd (${RUNTIME === 'wrangler' ? 'wrangler dev' : 'Miniflare direct'}); STEP_BUDGET_MS = ${values['step-budget'] ?? 'default'}; FAST_START = ${values['fast-start'] ?? 'default'}; LLM_SUPPORTS_N = ${values['supports-n'] ?? 'default (false)'}; wait ${PREFER_WAIT ? 'Prefer: wait' : 'poll every 250 ms'}; warm-up ${WARMUP} in-flight phase(s);${Object.keys(VARS).length > 0 ? ` ${(values.var ?? []).join(' ')};` : ''} state on ${benchStateRoot().why}`,
       '',
       '| protocol | evals | failed | LLM stages | wall / (rounds × L) p50 (max) | wall / (rounds × observed call) p50 | pipeline overhead per call p50 / p99 (ms) | LLM transport per call p50 (ms) | start p50 (ms) | finish p50 (ms) | LLM calls |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
