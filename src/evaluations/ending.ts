@@ -43,6 +43,11 @@ export interface Ending {
    */
   method?: string;
   /**
+   * False when the writer knows the evaluation can become no verdict cache entry (src/verdict-cache/rows.ts
+   * `cacheEntrySql`); absent: unknown. The entry's effect leaves its statement out when false.
+   */
+  cacheEntry?: boolean;
+  /**
    * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
    * row. The effects run before that update, so they read these (bound) rather than the row.
    */
@@ -190,11 +195,19 @@ function finalStatement(
 ): D1PreparedStatement {
   const v = written.verdictJson === null ? undefined : w.verdict;
   const flip = v?.positionFlip === null || v?.positionFlip === undefined ? null : v.positionFlip ? 1 : 0;
+  // An evaluation the writer knows can become no cache entry leaves the entry's term out (it would set NULL).
+  const entry = v !== undefined && w.cacheEntry !== false;
   const verdictTerms = v
-    ? `, (winner, score, confidence, position_flip) = (SELECT ?, ?, ?, ? WHERE deleted_at IS NULL),
+    ? `, (winner, score, confidence, position_flip) = (SELECT ?, ?, ?, ? WHERE deleted_at IS NULL)${
+        entry
+          ? `,
        ${ENTRY_SET_SQL}`
+          : ''
+      }`
     : '';
-  const verdictBinds = v ? [v.winner ?? null, v.score ?? null, v.confidence, flip, entryTime(v, w.now)] : [];
+  const verdictBinds = v
+    ? [v.winner ?? null, v.score ?? null, v.confidence, flip, ...(entry ? [entryTime(v, w.now)] : [])]
+    : [];
   return db
     .prepare(
       `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = ?,
@@ -317,6 +330,8 @@ export interface FinalWrite {
   batchId?: string | null;
   /** Its method ({@link Ending.method}); absent when the writer does not know. */
   method?: string;
+  /** {@link Ending.cacheEntry}; absent when the writer does not know. */
+  cacheEntry?: boolean;
   /** The running cap of tenants without their own (`TENANT_MAX_RUNNING`), for the steps after the status update. */
   defaultMaxRunning: number;
   /** The token of this final write ({@link Ending.writeToken}); default: a random UUID. */
@@ -369,6 +384,7 @@ export async function writeFinal(
     error: w.error ?? null,
     now: w.now,
     ...(w.method !== undefined ? { method: w.method } : {}),
+    ...(w.cacheEntry !== undefined ? { cacheEntry: w.cacheEntry } : {}),
     tenant: w.tenant,
     batchId: w.batchId,
     defaultMaxRunning: w.defaultMaxRunning,

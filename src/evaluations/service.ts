@@ -48,7 +48,7 @@ import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf } from '../verdict-cache/hit.js';
-import { markHitsStatement, servesSince } from '../verdict-cache/rows.js';
+import { markHitsStatement, mayBecomeEntry, servesSince } from '../verdict-cache/rows.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
 import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
 import { withWarnings } from '../http/warnings.js';
@@ -280,6 +280,7 @@ export async function createEvaluationJob(
         task: JSON.stringify(request.task),
         batchId: null,
         cached: hitOf(admitted),
+        cacheEntry: mayBecomeEntry(cache),
         tier,
         flexFallback,
         rubric: rubric ? JSON.stringify(rubric.content) : null,
