@@ -223,6 +223,8 @@ export async function createEvaluationJob(
     cache?.mode === 'use' ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))] : [];
   const admitting = fast ? [admitStartingStatement(db, id, deploymentDefaults(env).maxRunning, now)] : [];
   const counted = countedStatements(db, id, creator.countedBy);
+  // Written once: the insert stores it and the fast start hands the same text to the object.
+  const taskJson = JSON.stringify(request.task);
   const result = await insertEvaluation(
     db,
     {
@@ -249,6 +251,7 @@ export async function createEvaluationJob(
       source: own.source ?? sourceOfRequest(request.source),
     },
     [...counted, ...lookup, ...admitting],
+    taskJson,
   );
   if (!result.inserted) {
     const existing = result.existing;
@@ -277,7 +280,7 @@ export async function createEvaluationJob(
         tenant,
         method: judge.method.method,
         config: configJsonOf(judge.config),
-        task: JSON.stringify(request.task),
+        task: taskJson,
         batchId: null,
         cached: hitOf(admitted),
         cacheEntry: mayBecomeEntry(cache),
