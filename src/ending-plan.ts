@@ -8,7 +8,7 @@
  *
  * ```
  * ONE D1 transaction (the ending's batch())
- *   final write only: verdict, transcript and usage rows            evaluations/ending.ts
+ *   final write only: verdict, transcript and usage rows            evaluations/final-write.ts
  *   1. the evaluation.<status> webhook event + deliveries   [hands on]   evaluations/webhook-event.ts
  *      (the tenant's OTLP export among them: a sourced, finished one)   exports/delivery.ts
  *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
@@ -39,12 +39,10 @@ import { BATCH_COMPLETED, BATCH_COUNTS, batchCompletionEvent } from './batches/p
 import { CLAIM_BATCH_WINDOW } from './batches/pump.js';
 import type { Bindings } from './config/bindings.js';
 import { ADMIT_NEXT_WAITING } from './evaluations/admission.js';
-import type { EndingPlan, FinalWrite, FinalWriteResult } from './evaluations/ending.js';
-import {
-  afterEnding as afterEndingWith,
-  markEnded as markEndedWith,
-  writeFinal as writeFinalWith,
-} from './evaluations/ending.js';
+import type { EndingPlan } from './evaluations/ending.js';
+import { afterEnding as afterEndingWith, markEnded as markEndedWith } from './evaluations/ending.js';
+import type { FinalWrite, FinalWriteResult } from './evaluations/final-write.js';
+import { writeFinal as writeFinalWith } from './evaluations/final-write.js';
 import type { EvaluationError } from './evaluations/live-events.js';
 import type { EndStatus } from './evaluations/status.js';
 import { evaluationWebhookEvent } from './evaluations/webhook-event.js';
@@ -113,7 +111,7 @@ export async function endInD1(env: Bindings, id: string, status: EndStatus, erro
   return ended;
 }
 
-/** The object's final write with the plan (see `writeFinal` in src/evaluations/ending.ts). */
+/** The object's final write with the plan (see `writeFinal` in src/evaluations/final-write.ts). */
 export function writeFinal(
   db: D1Database,
   w: FinalWrite,

@@ -122,6 +122,7 @@ export class FinalWriter {
           now: Date.now(),
           // Known, or unknown after an eviction (an item of a batch, maybe: the window's claim finds out).
           ...(evaluation.batchId !== undefined ? { batchId: evaluation.batchId } : {}),
+          ...(evaluation.cacheEntry !== undefined ? { cacheEntry: evaluation.cacheEntry } : {}),
           method: evaluation.meta.method,
           defaultMaxRunning: deploymentDefaults(env).maxRunning,
         },

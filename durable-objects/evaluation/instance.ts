@@ -52,6 +52,11 @@ export interface CachedEvaluation {
    * unknown after eviction). Only decides whether the end tops the batch's window up (src/batches/pump.ts).
    */
   batchId?: string | null;
+  /**
+   * False when its verdict can become no verdict cache entry (`StartJob.cacheEntry`: no `use`/`refresh` key, or a
+   * hit); absent when unknown (not stored either). Only decides whether the final write carries the entry's statement.
+   */
+  cacheEntry?: boolean;
 }
 
 /** A call this instance is waiting on. */

@@ -200,6 +200,8 @@ export class Lifecycle {
           engine: { method, state },
           callsDone: 0,
           ...(job.batchId !== undefined ? { batchId: job.batchId } : {}),
+          // A hit takes no entry (its row's `cache_from` is set): D1's own check would find that too.
+          ...(job.cacheEntry !== undefined ? { cacheEntry: job.cacheEntry && !job.cached } : {}),
         },
       };
     } catch (e) {

@@ -13,7 +13,7 @@ import type { LazyTable } from './migrations.js';
 import { LAZY_TABLES, openSchema } from './migrations.js';
 import { scrubSql } from '../../src/config/sqlite-scrub.js';
 import { PendingCalls } from './pending.js';
-import type { StoredCall } from '../../src/evaluations/ending.js';
+import type { StoredCall } from '../../src/evaluations/final-write.js';
 import type { EndedRow, KnownResult, MetaRow, NewResult, ResultRow } from './stored-rows.js';
 import { META_COLUMNS } from './stored-rows.js';
 

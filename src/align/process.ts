@@ -19,7 +19,8 @@
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { rubricStepsTask } from '../engine/methods/rubric-steps/index.js';
-import { createEvaluationJob, requireEvaluation, viewEvaluation } from '../evaluations/service.js';
+import { createEvaluationJob } from '../evaluations/service.js';
+import { requireEvaluation, viewEvaluation } from '../evaluations/views.js';
 import { isTerminal } from '../evaluations/status.js';
 import { ApiError } from '../http/errors.js';
 import { log } from '../log/log.js';

@@ -11,6 +11,7 @@ import { configSql } from '../evaluations/config-rows.js';
 import { taskSql } from '../evaluations/task-rows.js';
 import { admitSelectedStatement, admittedBy, markedRunningBy } from '../evaluations/admission.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
+import { cacheEntrySql } from '../verdict-cache/rows.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 /** Whose window to top up: a batch, or the batch of an evaluation that just ended. */
 export type PumpTarget = { batchId: string } | { evaluationId: string };
@@ -97,7 +98,7 @@ export function claimWindowStatements(
     db
       .prepare(
         `SELECT b.id AS batch_id, e.id, e.tenant, e.method, ${configSql('e')} AS config, ${taskSql('e')} AS task, e.tier, e.flex_fallback,
-           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')} ${claimed}`,
+           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')}, ${cacheEntrySql('e')} AS cache_entry ${claimed}`,
       )
       .bind(key, token),
     ...(admit
@@ -128,6 +129,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     task: string | null;
     cache_from: string | null;
     cached_verdict: string | null;
+    cache_entry: number;
     tier: Tier;
     flex_fallback: FlexFallback;
     rubric: string | null;
@@ -145,6 +147,7 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
       task: r.task ?? 'null',
       batchId: r.batch_id,
       cached: hitOf(r),
+      cacheEntry: r.cache_entry === 1,
       tier: r.tier,
       flexFallback: r.flex_fallback,
       rubric: r.rubric,

@@ -2,11 +2,9 @@
  * @module
  * The end of an evaluation, owned by its final write: the typed interface the features' effects implement
  * ({@link EndingEffect}, {@link FinalWriteStep}, {@link AfterCommit}), the guard every statement of an
- * ending's transaction carries ({@link endingGuard}), and the D1 writes that end a row: {@link markEnded}
- * (a cancel, a failure, the dead-letter consumer) and the object's final write ({@link writeFinal}:
- * usage roll-up and, where D1 keeps it, the verdict's JSON (`verdict_texts`, ./verdict-rows.ts), then the verdict's summary, usage sums and status in
- * ONE guarded update of the row, in ONE `batch()`,
- * which D1 runs as one transaction; the transcript stays in the evaluation's own object, ./transcript-rows.ts).
+ * ending's transaction carries ({@link endingGuard}), and {@link markEnded}, the D1 write that ends a row on
+ * every path but the object's final write (a cancel, a failure, the dead-letter consumer). The final write,
+ * verdict and usage with the status in one transaction, is ./final-write.ts.
  *
  * What an ending does, in order and in which transaction, is listed once, in src/ending-plan.ts (an
  * {@link EndingPlan}); the functions here take the plan as a parameter, so this module imports no feature.
@@ -17,16 +15,11 @@
  * (src/tenants/usage-rollup.ts), so a repeated final write is a no-op. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
-import type { LlmAttempt, Usage } from '../engine/call.js';
 import { log, messageOf } from '../log/log.js';
-import type { EvaluationError, VerdictSummary } from './live-events.js';
+import type { EvaluationError } from './live-events.js';
 import type { EndStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
 import type { BilledCall, UsageTotals } from '../tenants/usage-rollup.js';
-import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
-import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
-import { dropWaitingTaskStatements } from './task-rows.js';
-import { verdictKeptInD1, verdictTextStatement } from './verdict-rows.js';
 
 /**
  * An evaluation that is about to end. Times are epoch ms. Anything else of the row (tenant, batch, …) an
@@ -42,6 +35,11 @@ export interface Ending {
    * rows only an evaluation of some method can match leaves its statements out for the others.
    */
   method?: string;
+  /**
+   * False when the writer knows the evaluation can become no verdict cache entry (src/verdict-cache/rows.ts
+   * `cacheEntrySql`); absent: unknown. The entry's effect leaves its statement out when false.
+   */
+  cacheEntry?: boolean;
   /**
    * The final write only: the verdict JSON (succeeded) and the usage sums its status update writes onto the
    * row. The effects run before that update, so they read these (bound) rather than the row.
@@ -178,48 +176,10 @@ function endStatement(
 }
 
 /**
- * The final write's guarded status update: with the status, its calls and engine version, the verdict's
- * summary (succeeded, unless the caller deleted it: ./erase-rows.ts), the verdict cache entry
- * (src/verdict-cache/rows.ts) and the usage sums (unless booked already), all on the one row it writes.
- */
-function finalStatement(
-  db: D1Database,
-  w: FinalWrite,
-  written: NonNullable<Ending['written']>,
-  returning: readonly string[],
-): D1PreparedStatement {
-  const v = written.verdictJson === null ? undefined : w.verdict;
-  const flip = v?.positionFlip === null || v?.positionFlip === undefined ? null : v.positionFlip ? 1 : 0;
-  const verdictTerms = v
-    ? `, (winner, score, confidence, position_flip) = (SELECT ?, ?, ?, ? WHERE deleted_at IS NULL),
-       ${ENTRY_SET_SQL}`
-    : '';
-  const verdictBinds = v ? [v.winner ?? null, v.score ?? null, v.confidence, flip, entryTime(v, w.now)] : [];
-  return db
-    .prepare(
-      `UPDATE evaluations SET status = ?, error_code = ?, error_message = ?, calls_done = ?,
-         engine_version = COALESCE(engine_version, ?), finished_at = ?, updated_at = ?${verdictTerms}, ${BOOK_SET_SQL}
-       WHERE id = ? AND ${sqlMayBecome(w.status)}${returning.length > 0 ? ` RETURNING ${returning.join(', ')}` : ''}`,
-    )
-    .bind(
-      w.status,
-      w.error?.code ?? null,
-      w.error?.message ?? null,
-      w.callsDone,
-      w.engineVersion,
-      w.now,
-      w.now,
-      ...verdictBinds,
-      ...bookBinds(written.usage),
-      w.id,
-    );
-}
-
-/**
  * The statements of every {@link EndingPlan.beforeStatus} effect, each with whether its rows are handed on;
  * without the {@link EndingEffect.batchOnly} ones when the writer knows the evaluation is in no batch.
  */
-function effectStatements(
+export function effectStatements(
   db: D1Database,
   plan: EndingPlan,
   ending: Ending,
@@ -266,163 +226,4 @@ export async function afterEnding(env: Bindings, plan: EndingPlan, evaluationId:
       }
     }),
   );
-}
-
-/**
- * One successful LLM call as stored by the Durable Object: its transcript rows (what was said, kept in the
- * object: ./transcript-rows.ts, with its per-call billing detail) and its usage (what it cost: booked in D1's
- * roll-up, src/tenants/usage-rollup.ts), keyed by the call id.
- */
-export interface StoredCall {
-  callId: string;
-  agent: string;
-  label: string;
-  stage: string;
-  /** Model that answered, as the provider reported it. */
-  model: string;
-  content: string;
-  usage: Usage;
-  /** Why the reply did not parse, when the engine said so; null when it parsed or is unknown. */
-  parseError: string | null;
-  /** Attempts the LLM layer made, default 1. */
-  attempts: number;
-  /** The failed attempts before the one that answered, each with its tier (a flex refusal, an evicted attempt). */
-  failedAttempts?: LlmAttempt[];
-  /** Wall time of the call, ms. */
-  latencyMs: number | null;
-  /** When the result was stored, epoch ms. */
-  at: number;
-  /**
-   * The request's further choices (a request with `n`), each a transcript row of its own after this one,
-   * under the call id of the sample it answered; they bill nothing (the request's usage bills them).
-   */
-  choices?: { callId: string; content: string; parseError: string | null }[];
-}
-
-/** What the final write records. */
-export interface FinalWrite {
-  id: string;
-  tenant: string;
-  status: TerminalStatus;
-  /** The verdict (succeeded only), stored on the row without its transcript. */
-  verdict?: VerdictSummary;
-  error?: EvaluationError;
-  /** Every successful stored call in recording order: its usage is booked (the object keeps its transcript). */
-  calls: StoredCall[];
-  callsDone: number;
-  /** The engine version the evaluation ran under (kept if D1 already has one). */
-  engineVersion: string | null;
-  now: number;
-  /** The batch it is an item of; null for none, absent when the writer does not know. */
-  batchId?: string | null;
-  /** Its method ({@link Ending.method}); absent when the writer does not know. */
-  method?: string;
-  /** The running cap of tenants without their own (`TENANT_MAX_RUNNING`), for the steps after the status update. */
-  defaultMaxRunning: number;
-  /** The token of this final write ({@link Ending.writeToken}); default: a random UUID. */
-  writeToken?: string;
-}
-
-/** What {@link writeFinal} reports. */
-export interface FinalWriteResult {
-  /**
-   * True when the guarded status update changed the row; false means D1 had already ended it (elsewhere,
-   * e.g. the DLQ fallback, or this object's own earlier `markEnded`) or the row is gone, so the caller must
-   * read D1's status rather than announce its own.
-   */
-  changed: boolean;
-  /** Rows the handed-on effects wrote (new webhook deliveries); 0: nothing for the after-commit steps. */
-  effectRows: number;
-  /** The work of the {@link EndingPlan.afterStatus} steps, to run now that the transaction committed. */
-  followUps: ((env: Bindings) => Promise<void>)[];
-  /** The results of the caller's own `extra` statements. */
-  extra: D1Result[];
-}
-
-/**
- * The final write, in ONE `db.batch()` (one transaction): the usage roll-up and the verdict's JSON, the plan's
- * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
- * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
- * behind) and the usage sums on the row, the sums alone when another writer had ended the row, the plan's
- * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
- * someone waiting). Idempotent: running it again changes nothing.
- *
- * Usage is booked whatever the status on purpose: every call it records was made and billed by the
- * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
- * (the object keeps their transcript likewise). Only a deletion by the caller keeps the verdict out; usage is
- * booked even then.
- */
-export async function writeFinal(
-  db: D1Database,
-  plan: EndingPlan,
-  w: FinalWrite,
-  extra: readonly D1PreparedStatement[] = [],
-): Promise<FinalWriteResult> {
-  const written = {
-    verdictJson: w.status === 'succeeded' && w.verdict ? JSON.stringify(w.verdict) : null,
-    usage: usageTotals(w.calls),
-    calls: w.calls,
-  };
-  const ending: FinalEnding = {
-    id: w.id,
-    status: w.status,
-    error: w.error ?? null,
-    now: w.now,
-    ...(w.method !== undefined ? { method: w.method } : {}),
-    tenant: w.tenant,
-    batchId: w.batchId,
-    defaultMaxRunning: w.defaultMaxRunning,
-    written,
-    writeToken: w.writeToken ?? crypto.randomUUID(),
-  };
-  const rollup = [
-    // A batch item's calls wait on its batch's row, appended by the count of its ending (src/batches/progress.ts),
-    // which runs exactly when the status update does: its batch exists and the row may still end so.
-    ...rollupStatements(
-      db,
-      w.id,
-      w.calls,
-      `e.batch_id IS NOT NULL AND ${sqlMayBecome(w.status, 'e.status')} AND EXISTS (SELECT 1 FROM batches WHERE id = e.batch_id)`,
-    ),
-    // The object holds the verdict; D1 keeps a copy only where its own queries read it (./verdict-rows.ts). Past
-    // the verdict's own kinds, that is a meta-evaluation's item, always an item of its batch: for an evaluation the
-    // writer knows is in no batch, the statement would write nothing.
-    ...(written.verdictJson === null || !w.verdict || (w.batchId === null && !verdictKeptInD1(w.verdict))
-      ? []
-      : [verdictTextStatement(db, w.id, w.verdict, written.verdictJson)]),
-    // The object holds the task: D1's waiting copy goes (./task-rows.ts; the API's fast start marks the row
-    // running in its insert, so no running mark of the object's could).
-    ...dropWaitingTaskStatements(db, w.id),
-  ];
-  // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.
-  const effects = effectStatements(db, plan, ending, w.batchId === null);
-  const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
-  // The steps' reads of the ended row ride on the status update (`r0`, `r1`, … by step), one statement fewer each.
-  const returning = steps.flatMap((s, i) => (s.returning === undefined ? [] : [`${s.returning} AS r${i}`]));
-  const final = finalStatement(db, w, written, returning);
-  const all = await db.batch([
-    ...rollup,
-    ...effects.map((e) => e.s),
-    final,
-    // The row ended elsewhere (the status update above changed nothing): its calls are booked all the same.
-    bookStatement(db, w.id, written.usage),
-    ...steps.flatMap((s) => s.statements),
-    ...extra,
-  ]);
-  let at = rollup.length;
-  // Only what the after-commit steps hand on counts (new webhook deliveries): a batch's counters changing is
-  // no reason for their D1 read, and would make one on every item of every batch.
-  const effectRows = effects.reduce((n, e, i) => n + (e.on ? (all[at + i]?.meta.changes ?? 0) : 0), 0);
-  at += effects.length;
-  const ended = all[at];
-  // With a RETURNING clause, its one row says the update changed the row.
-  const row = ended?.results[0] as Record<string, unknown> | undefined;
-  const changed = returning.length > 0 ? row !== undefined : (ended?.meta.changes ?? 0) > 0;
-  at += 2;
-  const followUps = steps.map((s, i) => {
-    const mine = all.slice(at, at + s.statements.length);
-    at += s.statements.length;
-    return s.then(mine, row?.[`r${i}`]);
-  });
-  return { changed, effectRows, followUps, extra: all.slice(at) };
 }

@@ -256,18 +256,20 @@ export function insertRowsSelectStatement(
  * returned instead, so concurrent retries converge on one evaluation.
  * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. taking a
  *   running slot for the new row; their results come back with `inserted: true`.
+ * @param taskJson `e.task` as JSON, when the caller wrote it already (its fast start hands the same text on)
  * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key.
  */
 export async function insertEvaluation(
   db: D1Database,
   e: NewEvaluation,
   after: readonly D1PreparedStatement[] = [],
+  taskJson: string = JSON.stringify(e.task),
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
   // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it, then its task's.
   const [, result, , ...rest] = await db.batch([
     ...storeConfigStatements(db, [e.config], e.now),
     insertRowsStatement(db, [e]),
-    insertTasksStatement(db, [[e.id, JSON.stringify(e.task)]]),
+    insertTasksStatement(db, [[e.id, taskJson]]),
     ...after,
   ]);
   if (result && result.meta.changes > 0) return { inserted: true, after: rest };

@@ -15,6 +15,7 @@ import { SQL_NOT_ENDED, sqlMayBecome, sqlNotEnded } from './status.js';
 import { batchOpenItems } from './batch-open.js';
 import type { CacheHit } from '../verdict-cache/hit.js';
 import { hitColumns, hitOf } from '../verdict-cache/hit.js';
+import { cacheEntrySql } from '../verdict-cache/rows.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
 
 /**
@@ -46,6 +47,12 @@ export interface StartJob {
    * cached verdict, making no LLM call. Null or absent: a miss (or the source was deleted meanwhile), it runs.
    */
   cached?: CacheHit | null;
+  /**
+   * Whether a succeeded verdict may become its key's verdict cache entry (a `use` or `refresh` evaluation with a
+   * key: src/verdict-cache/rows.ts `cacheEntrySql`); false lets its final write leave the entry's statement out.
+   * Absent: unknown (the statement runs, and its SQL decides).
+   */
+  cacheEntry?: boolean;
   /** The service tier it runs at (src/tiers/); absent: `standard` (rows from before tiers). */
   tier?: Tier;
   /** What a flex refusal leads to; absent: `standard`. */
@@ -87,6 +94,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
   const row = await db
     .prepare(
       `SELECT id, tenant, status, method, ${configSql('evaluations')} AS config, ${taskSql('evaluations')} AS task, error_code, error_message, batch_id, tier, flex_fallback, ${hitColumns()},
+         ${cacheEntrySql('evaluations')} AS cache_entry,
          (SELECT batches.cancel_requested_at FROM batches WHERE batches.id = evaluations.batch_id) AS batch_cancelled_at,
          ${rubricContentSql('evaluations')} AS rubric
        FROM evaluations WHERE id = ?`,
@@ -104,6 +112,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
       batch_id: string | null;
       cache_from: string | null;
       cached_verdict: string | null;
+      cache_entry: number;
       tier: Tier;
       flex_fallback: FlexFallback;
       batch_cancelled_at: number | null;
@@ -120,6 +129,7 @@ export async function loadJob(db: D1Database, id: string): Promise<EvaluationJob
     task: row.task ?? 'null',
     batchId: row.batch_id,
     cached: hitOf(row),
+    cacheEntry: row.cache_entry === 1,
     tier: row.tier,
     flexFallback: row.flex_fallback,
     rubric: row.rubric,

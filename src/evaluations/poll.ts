@@ -20,7 +20,7 @@ import { runningSnapshot } from './progress.js';
 import type { EvaluationSnapshot } from './rpc.js';
 import type { EvaluationWithResults } from './rows.js';
 import type { Evaluation } from './schemas.js';
-import { viewEvaluation } from './service.js';
+import { viewEvaluation } from './views.js';
 
 /**
  * Running evaluations' rows one isolate keeps for their polls (256): a row with the largest metadata the API takes

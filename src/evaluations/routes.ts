@@ -19,15 +19,8 @@ import {
   EvaluationTaskSchema,
   TranscriptSchema,
 } from './schemas.js';
-import {
-  awaitEnded,
-  endedView,
-  cancelEvaluation,
-  createEvaluationJob,
-  requireEvaluation,
-  viewTask,
-  viewTranscript,
-} from './service.js';
+import { createEvaluationJob } from './service.js';
+import { awaitEnded, endedView, cancelEvaluation, requireEvaluation, viewTask, viewTranscript } from './views.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import type { CertifyJudge } from './certified.js';
 import type { SourceLinker } from './source.js';

@@ -5,7 +5,7 @@
  * evaluations that ended before that kept in D1's `transcripts` table ({@link listTranscript}).
  */
 import type { LlmAttempt, Usage } from '../engine/call.js';
-import type { StoredCall } from './ending.js';
+import type { StoredCall } from './final-write.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 
 /** One `transcripts` row, with the usage of its call. */

@@ -10,10 +10,15 @@ import type { EndingEffect } from './ending.js';
 import { endingGuard } from './ending.js';
 import { replaceEntryStatement } from '../verdict-cache/rows.js';
 
-/** A succeeded `use` / `refresh` evaluation becomes its key's only cache entry. */
+/**
+ * A succeeded `use` / `refresh` evaluation becomes its key's only cache entry. Nothing for an ending whose writer
+ * knows it can become none (`Ending.cacheEntry` false: most evaluations, whose mode is `off` or `bypass`, or a hit).
+ */
 export const VERDICT_CACHE_ENTRY: EndingEffect = {
   name: "a succeeded verdict becomes its key's verdict cache entry",
   handedOn: false,
   statements: (db, ending) =>
-    ending.status === 'succeeded' ? [replaceEntryStatement(db, ending.id, endingGuard('succeeded'))] : [],
+    ending.status === 'succeeded' && ending.cacheEntry !== false
+      ? [replaceEntryStatement(db, ending.id, endingGuard('succeeded'))]
+      : [],
 };

@@ -10,13 +10,8 @@ import { ApiError, invalidRequest } from '../http/errors.js';
 import type { CreateEvaluationRequest, Evaluation, TranscriptMessage } from '../evaluations/schemas.js';
 import { getEvaluation } from '../evaluations/rows.js';
 import type { CreatorInfo } from '../evaluations/service.js';
-import {
-  createEvaluationJob,
-  linksOf,
-  requireEvaluation,
-  viewEvaluation,
-  viewTranscript,
-} from '../evaluations/service.js';
+import { createEvaluationJob, linksOf } from '../evaluations/service.js';
+import { requireEvaluation, viewEvaluation, viewTranscript } from '../evaluations/views.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';

@@ -10,7 +10,7 @@ import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { byok } from '../http/byok.js';
 import { jsonBody } from '../http/json-body.js';
-import { requireEvaluation } from '../evaluations/service.js';
+import { requireEvaluation } from '../evaluations/views.js';
 import { jsonResponse, NoQuery } from '../http/responses.js';
 import { CHAT_COMPLETION_EXAMPLES } from './examples.js';
 import { chatValidationHook, shouldRetry } from './errors.js';

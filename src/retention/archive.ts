@@ -28,7 +28,7 @@ import { everyTenantDb } from '../config/d1-shards.js';
 import { readWithResultsStatements, taskJsonOf, withResultsOf } from '../evaluations/rows.js';
 import { taskJsonStatement } from '../evaluations/task-rows.js';
 import { listTranscriptStatement, transcriptOf } from '../evaluations/transcript-rows.js';
-import { viewEvaluation, viewTask, viewTranscript } from '../evaluations/service.js';
+import { viewEvaluation, viewTask, viewTranscript } from '../evaluations/views.js';
 import { objectTaskJson } from '../evaluations/content.js';
 import { ERASE_CHUNK, eraseEvaluations } from '../evaluations/list.js';
 import type { ArchivedEvaluation } from '../archive/store.js';

@@ -7,7 +7,7 @@
  */
 import type { Usage } from '../engine/call.js';
 
-/** What booking needs of a stored call (src/evaluations/ending.ts `StoredCall`): its model, usage and time (epoch ms). */
+/** What booking needs of a stored call (src/evaluations/final-write.ts `StoredCall`): its model, usage and time (epoch ms). */
 export interface BilledCall {
   model: string;
   usage: Usage;

@@ -48,6 +48,20 @@ export function markHitsStatement(
     .bind(since, 'id' in scope ? scope.id : scope.batchId, since);
 }
 
+/**
+ * SQL (binds nothing) that is true for a row of `alias` whose mode and key let it become its key's entry (`use` or
+ * `refresh`, with a key): neither changes once the row exists, so its object reads it with its job
+ * (`StartJob.cacheEntry`) and a final write of a row where it is false leaves the entry's statement out.
+ */
+export function cacheEntrySql(alias: string): string {
+  return `(${alias}.cache_key IS NOT NULL AND ${alias}.cache_mode IN ('use', 'refresh'))`;
+}
+
+/** {@link cacheEntrySql} for a new row's cache plan (its mode and key). */
+export function mayBecomeEntry(plan: { mode: string; key: string | null } | null | undefined): boolean {
+  return plan !== null && plan !== undefined && plan.key !== null && (plan.mode === 'use' || plan.mode === 'refresh');
+}
+
 /** The rows that may become their key's entry when they succeed: `use` or `refresh`, no hit themselves, not deleted. */
 const MAY_BE_ENTRY = `cache_key IS NOT NULL AND cache_mode IN ('use', 'refresh') AND cache_from IS NULL AND deleted_at IS NULL`;
 

@@ -11,7 +11,7 @@ import { evaluationStub } from '../../src/evaluations/stub.js';
 import { createBatchId, items, ONE_CALL_VERDICT, singleCallJudge, storedBatch } from './batches-support.js';
 import { engineVersionIn, newTestId, pollUntil, runInTestObject, statusRow, testEnv, waitForEnd } from './helpers.js';
 import { ENDING } from '../../src/ending-plan.js';
-import { writeFinal } from '../../src/evaluations/ending.js';
+import { writeFinal } from '../../src/evaluations/final-write.js';
 import { admitNextStatement, admittedBy, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
 

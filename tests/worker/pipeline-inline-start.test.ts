@@ -174,6 +174,48 @@ describe('startAndAwait', () => {
     expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
   });
 
+  it("a verdict that can become no cache entry (cache off, or a hit) ends without the entry's statements", async () => {
+    // The final write's statements: those of the batch that carries the status update.
+    const proto = Object.getPrototypeOf(testEnv.DB) as {
+      prepare: (sql: string) => D1PreparedStatement;
+      batch: (list: D1PreparedStatement[]) => Promise<D1Result[]>;
+    };
+    const { prepare, batch } = proto;
+    const finalOf = async (body: object): Promise<string[] | undefined> => {
+      const prepared: string[] = [];
+      const batches: string[][] = [];
+      proto.prepare = function (this: D1Database, sql: string) {
+        prepared.push(sql);
+        return prepare.call(this, sql);
+      };
+      proto.batch = function (this: D1Database, list: D1PreparedStatement[]) {
+        batches.push(prepared.splice(0));
+        return batch.call(this, list);
+      };
+      try {
+        const res = await postJson('/v1/evaluations', body, { Prefer: 'wait=30' });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ status: 'succeeded' });
+      } finally {
+        proto.prepare = prepare;
+        proto.batch = batch;
+      }
+      return batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
+    };
+    const entryStatements = (final: string[] | undefined) =>
+      (final ?? []).filter((sql) => sql.includes('cache_entry_at'));
+    const task = { ...PAIRWISE, question: 'Am I ever a cache entry?' };
+    const off = await finalOf({ preset: 'fastchat-pair', cache: 'off', task });
+    expect(off).toHaveLength(9);
+    expect(entryStatements(off)).toEqual([]);
+    // A miss under `use` may become the key's entry: its older entry goes, its status update sets the entry.
+    const miss = await finalOf({ preset: 'fastchat-pair', task });
+    expect(miss).toHaveLength(10);
+    expect(entryStatements(miss)).toHaveLength(2);
+    const hit = await finalOf({ preset: 'fastchat-pair', task });
+    expect(entryStatements(hit)).toEqual([]);
+  });
+
   it('runs the first step at once and answers with the ended status; no alarm is left behind', async () => {
     const { id, callsPlanned } = await insertJob({ preset: 'chateval-single', task: PAIRWISE });
     const stub = evaluationStub(testEnv, id);
