@@ -6,10 +6,13 @@ import { GROUP_BEFORE_E2E, WORKERS_BEFORE_E2E } from './support/groups.js';
 import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
+import { keepPoolSocketsUncompressed } from './worker/pool-socket-deflate.js';
 
 // Before the pool's Miniflare starts in this process: a lost log call of its queue broker stopped a queue's
 // deliveries for good under load (src/cli/miniflare-queue-broker.ts).
 installQueueBrokerFix();
+// Before the pool opens its sockets to the runtimes: no deflate on them (tests/worker/pool-socket-deflate.ts).
+keepPoolSocketsUncompressed();
 
 const root = new URL('..', import.meta.url).pathname;
 const configPath = `${root}wrangler.toml`;
