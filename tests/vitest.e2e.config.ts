@@ -41,5 +41,10 @@ export default defineConfig({
     // After the node and worker projects' group (tests/support/groups.ts); `npm test` runs
     // it in a second process, niced, beside them (tests/support/run-suite.ts).
     sequence: { groupOrder: GROUP_E2E },
+    // Vite's transforms of the files this project imports (the stack's, the CLIs', the viewer's and the tests'
+    // modules, each fork transforming them again), kept on disk between runs as the node project keeps its own
+    // (tests/vitest.node.config.ts, where the key's limits are noted): a node environment reads it, unlike the
+    // worker pool's runtime.
+    experimental: { fsModuleCache: true },
   },
 });

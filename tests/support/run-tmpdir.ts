@@ -96,9 +96,11 @@ function alive(pid: number): boolean {
 
 /**
  * tsx keeps its transforms in `<tmpdir>/tsx-<euid>`, a cache across runs: the run's folder links to the
- * one in the temp directory it replaced, so the CLIs the tests spawn (`node --import tsx`) start warm.
+ * one in the temp directory it replaced, so the CLIs the tests spawn (`node --import tsx`) start warm. Also for
+ * a test that gives a CLI a `TMPDIR` of its own (`before` the temp directory whose cache it shares, `dir` the
+ * new one).
  */
-function keepTsxCache(before: string, dir: string): void {
+export function keepTsxCache(before: string, dir: string): void {
   // tsx's own naming: the effective uid, or the user name where there is none.
   const name = `tsx-${process.geteuid?.() ?? userInfo().username}`;
   const cache = join(before, name);

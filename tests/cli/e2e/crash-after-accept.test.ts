@@ -39,6 +39,18 @@ async function statuses(url: string, ids: readonly string[]): Promise<View[]> {
   return Promise.all(ids.map(async (id) => (await (await fetch(`${url}/v1/evaluations/${id}`)).json()) as View));
 }
 
+/**
+ * Each of `ids`' status as one page of the list answers it (undefined for one it leaves out): one request a poll,
+ * where a read of each evaluation was 30.
+ */
+async function listed(url: string, ids: readonly string[]): Promise<(string | undefined)[]> {
+  const page = (await (await fetch(`${url}/v1/evaluations?limit=100`)).json()) as {
+    data: { id: string; status: string }[];
+  };
+  const status = new Map(page.data.map((e) => [e.id, e.status]));
+  return ids.map((id) => status.get(id));
+}
+
 describe('a crash right after accepting evaluations', () => {
   it('ends every accepted evaluation after a restart on the same state, the sweeper firing on its own', async () => {
     mock = await startMockServer({ port: 0 });
@@ -88,10 +100,12 @@ describe('a crash right after accepting evaluations', () => {
     const second = stack;
 
     await expect
-      .poll(async () => (await statuses(second.url, ids)).map((v) => v.status), { timeout: 90_000, interval: 500 })
+      .poll(() => listed(second.url, ids), { timeout: 90_000, interval: 500 })
       .toEqual(ids.map(() => 'succeeded'));
-    // fastchat-pair judges both orders: two calls each, every one with its verdict.
-    expect((await statuses(second.url, ids)).map((v) => v.verdict?.calls)).toEqual(ids.map(() => 2));
+    // Each read on its own too. fastchat-pair judges both orders: two calls each, every one with its verdict.
+    expect((await statuses(second.url, ids)).map((v) => [v.status, v.verdict?.calls])).toEqual(
+      ids.map(() => ['succeeded', 2]),
+    );
     // Three stack starts: each took 40-60 s at load 23 (6 s quiet), past the runner's 180 s there.
   }, 480_000);
 });

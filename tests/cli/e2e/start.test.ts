@@ -11,19 +11,32 @@ import { Agent, createServer, request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portIsFree } from '../../../src/cli/ports.js';
 import { PREPARED_WORKER_ENV } from '../../../src/cli/prepared-worker.js';
+import type { CliRun } from '../../support/cli-in-process.js';
+import { runCliInProcess } from '../../support/cli-in-process.js';
 import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
-import type { ProcessResult } from '../../support/run-process.js';
-import { runProcess, stopLeftovers } from '../../support/run-process.js';
 import { WAIT_MS } from '../../support/patience.js';
 
 const TOKEN = 'e2e-token';
 
-/** The runner's CLI, waited on to its end (no wall-clock kill: tests/support/run-process.ts). */
-function metaEval(args: readonly string[]): Promise<ProcessResult> {
-  return runProcess(process.execPath, ['--import', 'tsx', 'src/cli/meta-eval.ts', ...args]);
+/**
+ * The runner's CLI in this process (its own entry code, output and exit code: tests/support/cli-in-process.ts);
+ * a `node --import tsx` process of it cost ~1.2-1.8 CPU-s to start.
+ */
+function metaEval(args: readonly string[]): Promise<CliRun> {
+  return runCliInProcess(new URL('../../../src/cli/meta-eval.ts', import.meta.url).pathname, args);
+}
+
+/**
+ * `npm start`'s program in this process, for a run refused before it starts anything (a state in use, a taken
+ * port): its output and exit code, without npm's and tsx's ~2 CPU-s of starting. What only npm shows (its
+ * banner, SIGTERM through npm's shell) stays with the one real `npm start` above.
+ */
+async function refusedStart(args: readonly string[]): Promise<{ code: number; output: string }> {
+  const r = await runCliInProcess(new URL('../../../src/cli/start.ts', import.meta.url).pathname, args);
+  return { code: r.code, output: r.stdout + r.stderr };
 }
 
 describe('npm start', () => {
@@ -50,10 +63,7 @@ describe('npm start', () => {
     mockPort = serving.mockPort ?? 0;
   });
 
-  afterAll(async () => {
-    await stopLeftovers();
-    killAll();
-  });
+  afterAll(killAll);
 
   it('passes API_KEYS to the Worker; the runner with --token gets through, without it is refused before any item', async () => {
     expect(run.output()).toContain('API_KEYS from the environment (1): /v1 requires "Authorization: Bearer <token>".');
@@ -172,12 +182,12 @@ describe('npm start', () => {
   });
 
   it('refuses a second npm start on the same state, naming the first, and leaves the first serving', async () => {
-    const second = npmStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {});
-    expect(await second.exit).toBe(1);
-    expect(second.output()).toContain(`error: the local state in ${persist} is in use by another Tribunal (pid `);
-    expect(second.output()).toContain(`${url}): two runtimes on one state would take over each other's work`);
-    expect(second.output()).toContain('--persist-to DIR');
-    expect(second.output()).not.toContain('Tribunal is running');
+    const second = await refusedStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch']);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain(`error: the local state in ${persist} is in use by another Tribunal (pid `);
+    expect(second.output).toContain(`${url}): two runtimes on one state would take over each other's work`);
+    expect(second.output).toContain('--persist-to DIR');
+    expect(second.output).not.toContain('Tribunal is running');
     expect((await fetch(`${url}/health`)).status).toBe(200);
   });
 
@@ -194,19 +204,17 @@ describe('npm start', () => {
 });
 
 describe('npm start on a taken port', () => {
-  afterEach(killAll);
-
   it('fails at once, with a message, when the API port answers as another server', async () => {
     const other = createServer((_req, res) => res.end('{"status":"ok"}'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const port = (other.address() as { port: number }).port;
     try {
       const t0 = Date.now();
-      const run = npmStart(['--port', String(port), '--mock-port', '0', '--no-watch'], {});
-      expect(await run.exit).toBe(1);
+      const run = await refusedStart(['--port', String(port), '--mock-port', '0', '--no-watch']);
+      expect(run.code).toBe(1);
       expect(Date.now() - t0).toBeLessThan(20_000);
-      expect(run.output()).toContain(`error: port ${port} (the API) is already in use by another process`);
-      expect(run.output()).not.toContain('Tribunal is running');
+      expect(run.output).toContain(`error: port ${port} (the API) is already in use by another process`);
+      expect(run.output).not.toContain('Tribunal is running');
     } finally {
       other.close();
     }
