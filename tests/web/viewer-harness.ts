@@ -2,7 +2,7 @@
  * What the viewer's browser test files share (tests/cli/e2e/viewer*.test.ts): one mock LLM answering
  * after 300-700 ms so a debate takes seconds (20 ms in a file that only reads results), a context of the run's one headless Chromium, local stacks on
  * the e2e project's Worker bundle, the viewports, the form helper, the accessibility audit and the
- * screenshot folder. The pages are tested in several files, each on its own stack and browser context, so
+ * screenshot folder. The pages are tested in three files, each on its own stack and browser context, so
  * the e2e project runs them side by side (one file took ~52 s alone, the longest of the project).
  */
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';

@@ -5,7 +5,8 @@
  * form and the prompts it would send, the rubric filter of the evaluations list, scores out of their scale, a
  * golden check's examples (the judge against the expected answer, accuracy on a pass/fail scale), the
  * meta-evaluation's labelled accuracies and one status word, and the comparison chart and a rubric verdict's
- * aspects on a 375 px phone, and a trace's span tree with its evaluations there too.
+ * aspects on a 375 px phone, and a trace's span tree with its evaluations there too; then, on the same stack,
+ * the labelling and Evals pages (./viewer-queues-evals.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { loadFairEval } from '../../../src/datasets/loaders.js';
@@ -17,6 +18,7 @@ import {
   useViewerBrowser,
   useViewerStack,
 } from '../../web/viewer-harness.js';
+import { labellingAndEvalsTests } from './viewer-queues-evals.js';
 
 /**
  * How far the first `selector`'s scrolling wrapper overflows sideways, px (0 or less: it fits). A string: it
@@ -454,5 +456,10 @@ describe.skipIf(SKIP_VIEWER)("the viewer's lists in headless Chromium", () => {
     await page.locator('ol.span-tree-top').waitFor();
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
+  });
+
+  // After the lists' tests, so those see the stack as they always did; these read only the queues and evals they make.
+  describe('the labelling and Evals pages', () => {
+    labellingAndEvalsTests(rig, viewer);
   });
 });

@@ -1,23 +1,18 @@
 /**
- * The viewer's labelling page and its OpenAI Evals pages in headless Chromium, on one local stack of their own.
- * Labelling: an annotation queue labelled with the keyboard shortcuts the page lists, as the annotator named on
- * the page (`x-annotator`), the judge's verdict beside the task unless the queue is blind, the next item after
- * each label, and "Done" when none is left; a pointwise queue scored on its aspects on a 375 px phone. Evals:
- * the list, an eval with its runs, and a run's page opened from its `report_url`, with its counts, each
- * criterion's results, the usage per model and every output item's grader results.
+ * The viewer's labelling page and its OpenAI Evals pages in headless Chromium: tests that viewer-lists.test.ts
+ * runs on its own local stack, after its own (a stack of their own cost a second stack's start and stop, and a
+ * file's mock LLM and browser context, for three tests). Labelling: an annotation queue labelled with the
+ * keyboard shortcuts the page lists, as the annotator named on the page (`x-annotator`), the judge's verdict
+ * beside the task unless the queue is blind, the next item after each label, and "Done" when none is left; a
+ * pointwise queue scored on its aspects on a 375 px phone. Evals: the list, an eval with its runs, and a run's
+ * page opened from its `report_url`, with its counts, each criterion's results, the usage per model and every
+ * output item's grader results. Each test makes its own queue or eval and reads only those.
  */
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PAIRWISE_RUBRIC_EXAMPLE } from '../../../src/rubrics/examples.js';
-import {
-  DESKTOP,
-  expectAccessible,
-  PHONE,
-  shoot,
-  SKIP_VIEWER,
-  useViewerBrowser,
-  useViewerStack,
-} from '../../web/viewer-harness.js';
+import type { ViewerRig, ViewerStack } from '../../web/viewer-harness.js';
+import { DESKTOP, expectAccessible, PHONE, shoot } from '../../web/viewer-harness.js';
 
 /** A quick mock (the stack's default answers in 300-700 ms). */
 const QUICK = { defaults: { model: 'mock-judge?latency=20' } };
@@ -29,9 +24,11 @@ interface StoredLabel {
   comment: string | null;
 }
 
-describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium', () => {
-  const rig = useViewerBrowser();
-  const viewer = useViewerStack(rig, 'queues-evals');
+/**
+ * Declares the labelling and Evals tests, on `viewer`'s stack (the rig's mock answering in 300-700 ms unless a
+ * request asks for less) and `rig`'s browser. Call inside a describe whose hooks start both.
+ */
+export function labellingAndEvalsTests(rig: ViewerRig, viewer: ViewerStack): void {
   const url = () => viewer.stack.url;
 
   /** The people's labels of item `item` of queue `queue`, as the API has them (the judge's left out). */
@@ -347,4 +344,4 @@ describe.skipIf(SKIP_VIEWER)('the labelling and Evals pages in headless Chromium
     expect(rig.browser.errorsOf(page)).toEqual([]);
     await page.close();
   });
-});
+}
