@@ -25,7 +25,11 @@
  * Two parts of the in-flight figure are the bench's own, and two options take them out (the default keeps both, as
  * every earlier figure was measured): `--wait prefer` submits with `Prefer: wait` instead of polling every
  * evaluation every 250 ms (the polls run on the same local workerd thread as the debates: 20 debates polled cost
- * it ~60% more CPU per debate in `npm run bench:debates --wait poll`), and `--warmup N` runs the in-flight phase
+ * it +10-62% CPU per debate in `npm run bench:debates --wait poll`, 3 pairs at load 20-35). It also moves every
+ * evaluation onto the server's waited path, so it measures a different path than a polling client sees: the
+ * object sets no start watchdog alarm, its final write carries the read-back statements, and the verdict returns
+ * through the held call. Report a figure with the default options, with these beside it, never instead of it.
+ * `--warmup N` runs the in-flight phase
  * N times unmeasured first, so the measured one finds the provider gate's window as a deployment keeps it (the
  * window is stored and survives restarts; a fresh state starts each shard at its share of
  * `PROVIDER_CONCURRENCY_START`, 8 of 32, so the first burst's asks past it wait a whole call for a slot).
