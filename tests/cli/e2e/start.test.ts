@@ -29,13 +29,28 @@ function metaEval(args: readonly string[]): Promise<CliRun> {
   return runCliInProcess(new URL('../../../src/cli/meta-eval.ts', import.meta.url).pathname, args);
 }
 
+/** What keeps this process's event loop alive (servers, sockets, timers, children…), counted by kind. */
+function liveResources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
 /**
  * `npm start`'s program in this process, for a run refused before it starts anything (a state in use, a taken
  * port): its output and exit code, without npm's and tsx's ~2 CPU-s of starting. What only npm shows (its
- * banner, SIGTERM through npm's shell) stays with the one real `npm start` above.
+ * banner, SIGTERM through npm's shell) stays with the one real `npm start` above. A real process exits only if
+ * the refusal leaves nothing keeping its loop alive, so it checks that no kind of resource is left above what
+ * this shared process held before the run (a tick after it settles).
  */
 async function refusedStart(args: readonly string[]): Promise<{ code: number; output: string }> {
+  const before = liveResources();
   const r = await runCliInProcess(new URL('../../../src/cli/start.ts', import.meta.url).pathname, args);
+  await new Promise((resolve) => setImmediate(resolve));
+  const left = [...liveResources()]
+    .filter(([kind, n]) => n > (before.get(kind) ?? 0))
+    .map(([kind, n]) => `${kind} +${n - (before.get(kind) ?? 0)}`);
+  expect(left, 'left running by the refused start (a real npm start would not exit)').toEqual([]);
   return { code: r.code, output: r.stdout + r.stderr };
 }
 
