@@ -53,8 +53,9 @@ export interface CachedEvaluation {
    */
   batchId?: string | null;
   /**
-   * False when its verdict can become no verdict cache entry (`StartJob.cacheEntry`: no `use`/`refresh` key, or a
-   * hit); absent when unknown (not stored either). Only decides whether the final write carries the entry's statement.
+   * False when its verdict can become no verdict cache entry: no `use`/`refresh` key (`StartJob.cacheEntry` false),
+   * or a hit (unlike `StartJob.cacheEntry`, which is true for a hit row); absent when unknown (not stored either).
+   * Only decides whether the final write carries the entry's statement.
    */
   cacheEntry?: boolean;
 }

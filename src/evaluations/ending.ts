@@ -37,7 +37,8 @@ export interface Ending {
   method?: string;
   /**
    * False when the writer knows the evaluation can become no verdict cache entry (src/verdict-cache/rows.ts
-   * `cacheEntrySql`); absent: unknown. The entry's effect leaves its statement out when false.
+   * `cacheEntrySql` false, or a hit: unlike `StartJob.cacheEntry`, which is true for a hit row); absent: unknown.
+   * The entry's effect leaves its statement out when false.
    */
   cacheEntry?: boolean;
   /**

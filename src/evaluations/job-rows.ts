@@ -48,9 +48,11 @@ export interface StartJob {
    */
   cached?: CacheHit | null;
   /**
-   * Whether a succeeded verdict may become its key's verdict cache entry (a `use` or `refresh` evaluation with a
-   * key: src/verdict-cache/rows.ts `cacheEntrySql`); false lets its final write leave the entry's statement out.
-   * Absent: unknown (the statement runs, and its SQL decides).
+   * Whether its mode and key let a succeeded verdict become its key's verdict cache entry (a `use` or `refresh`
+   * evaluation with a key: src/verdict-cache/rows.ts `cacheEntrySql`); false lets its final write leave the
+   * entry's statement out. True for a hit row too (its mode is `use`): the object, which knows the hit (`cached`),
+   * makes its own flag false for it (durable-objects/evaluation/lifecycle.ts). Absent: unknown (the statement runs,
+   * and its SQL decides).
    */
   cacheEntry?: boolean;
   /** The service tier it runs at (src/tiers/); absent: `standard` (rows from before tiers). */

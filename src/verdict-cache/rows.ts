@@ -49,21 +49,26 @@ export function markHitsStatement(
 }
 
 /**
- * SQL (binds nothing) that is true for a row of `alias` whose mode and key let it become its key's entry (`use` or
- * `refresh`, with a key): neither changes once the row exists, so its object reads it with its job
- * (`StartJob.cacheEntry`) and a final write of a row where it is false leaves the entry's statement out.
+ * SQL (binds nothing) that is true for a row of `alias` (absent: the statement's one table, unqualified) whose mode
+ * and key let it become its key's entry (`use` or `refresh`, with a key): neither changes once the row exists, so
+ * its object reads it with its job (`StartJob.cacheEntry`) and a final write of a row where it is false leaves the
+ * entry's statement out. {@link mayBecomeEntry} says the same for a new row's plan; keep the two together.
  */
-export function cacheEntrySql(alias: string): string {
-  return `(${alias}.cache_key IS NOT NULL AND ${alias}.cache_mode IN ('use', 'refresh'))`;
+export function cacheEntrySql(alias?: string): string {
+  const col = (name: string) => (alias !== undefined ? `${alias}.${name}` : name);
+  return `(${col('cache_key')} IS NOT NULL AND ${col('cache_mode')} IN ('use', 'refresh'))`;
 }
 
-/** {@link cacheEntrySql} for a new row's cache plan (its mode and key). */
+/** {@link cacheEntrySql} for a new row's cache plan (its mode and key); false for none. */
 export function mayBecomeEntry(plan: { mode: string; key: string | null } | null | undefined): boolean {
   return plan !== null && plan !== undefined && plan.key !== null && (plan.mode === 'use' || plan.mode === 'refresh');
 }
 
-/** The rows that may become their key's entry when they succeed: `use` or `refresh`, no hit themselves, not deleted. */
-const MAY_BE_ENTRY = `cache_key IS NOT NULL AND cache_mode IN ('use', 'refresh') AND cache_from IS NULL AND deleted_at IS NULL`;
+/**
+ * The rows that may become their key's entry when they succeed: {@link cacheEntrySql}, no hit themselves, not
+ * deleted.
+ */
+const MAY_BE_ENTRY = `${cacheEntrySql()} AND cache_from IS NULL AND deleted_at IS NULL`;
 
 /**
  * The `SET` term of the status update that ends an evaluation `succeeded` (src/evaluations/ending.ts) making

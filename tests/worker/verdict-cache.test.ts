@@ -2,8 +2,8 @@
  * The verdict cache through the API (src/verdict-cache/): a repeat is served with 0 LLM calls and $0 (the
  * mock counts), `refresh` writes, `off` bypasses, a sampling judge without a seed bypasses, a tenant's cache
  * never serves another tenant, a deleted source stops serving, a repeated batch, a trigger and a chat
- * completion hit, usage reports hits and what they saved; and provider prompt caching: one
- * `prompt_cache_key` per evaluation, cached prompt tokens reported and priced.
+ * completion hit, usage reports hits and what they saved, the entry rule's SQL and its TypeScript twin agree;
+ * and provider prompt caching: one `prompt_cache_key` per evaluation, cached prompt tokens reported and priced.
  */
 import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { as, chatAs, keyed, sendHook, tenantWithKey, triggerOf } from './tenants
 import { items, singleCallJudge } from './batches-support.js';
 import { endpointOf, sinkUrl } from './webhooks-helpers.js';
 import type { Batch } from '../../src/batches/schemas.js';
+import { cacheEntrySql, mayBecomeEntry } from '../../src/verdict-cache/rows.js';
 
 afterEach(drainAlarms);
 
@@ -105,6 +106,27 @@ describe('verdict cache', () => {
     expect(view.status).toBe('succeeded');
     expect(view.cache).toMatchObject({ hit: true, from: first.id });
     expect(await mockRequests(seed)).toBe(calls);
+  });
+
+  it("who may become an entry: the SQL a started job reads and a new row's plan agree, every mode with and without a key", async () => {
+    const plans = ['use', 'refresh', 'off', 'bypass'].flatMap((mode) => [
+      { mode, key: 'k' },
+      { mode, key: null },
+    ]);
+    const db = testEnv.DB;
+    const read = await db.batch<{ aliased: number; bare: number }>(
+      plans.map((p) =>
+        db
+          .prepare(
+            `SELECT ${cacheEntrySql('t')} AS aliased, ${cacheEntrySql()} AS bare FROM (SELECT ? AS cache_mode, ? AS cache_key) t`,
+          )
+          .bind(p.mode, p.key),
+      ),
+    );
+    const sql = read.map((r) => r.results[0]);
+    expect(sql.map((r) => r?.aliased === 1)).toEqual(plans.map(mayBecomeEntry));
+    expect(sql.map((r) => r?.bare === 1)).toEqual(plans.map(mayBecomeEntry));
+    expect(plans.map(mayBecomeEntry)).toEqual([true, false, true, false, false, false, false, false]);
   });
 
   it('"off" neither reads nor writes; "refresh" judges anew and replaces the entry', async () => {
