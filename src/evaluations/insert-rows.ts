@@ -254,16 +254,17 @@ export function insertRowsSelectStatement(
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is
  * returned instead, so concurrent retries converge on one evaluation.
+ * @param taskJson `e.task` as JSON, the text stored: written once by the caller, whose fast start hands the same
+ *   text on.
  * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. taking a
  *   running slot for the new row; their results come back with `inserted: true`.
- * @param taskJson `e.task` as JSON, when the caller wrote it already (its fast start hands the same text on)
  * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key.
  */
 export async function insertEvaluation(
   db: D1Database,
   e: NewEvaluation,
+  taskJson: string,
   after: readonly D1PreparedStatement[] = [],
-  taskJson: string = JSON.stringify(e.task),
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
   // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it, then its task's.
   const [, result, , ...rest] = await db.batch([

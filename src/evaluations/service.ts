@@ -231,8 +231,8 @@ export async function createEvaluationJob(
       certify: guarantee,
       source: own.source ?? sourceOfRequest(request.source),
     },
-    [...counted, ...lookup, ...admitting],
     taskJson,
+    [...counted, ...lookup, ...admitting],
   );
   if (!result.inserted) {
     const existing = result.existing;

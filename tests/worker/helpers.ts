@@ -74,22 +74,26 @@ export async function insertJob(o: InsertOptions): Promise<{ id: string; callsPl
   const config = resolveMethodConfig(o.preset, overrides);
   const method = getMethod(config.method);
   const callsPlanned = plannedCalls(method, createEvaluation(method, config, o.task));
-  await insertEvaluation(testEnv.DB, {
-    id,
-    tenant: o.tenant ?? 'test',
-    method: config.method,
-    preset: o.preset ?? null,
-    config,
-    task: o.task,
-    metadata: null,
-    idempotencyKey: null,
-    requestHash: null,
-    metaId: null,
-    callsPlanned,
-    now: Date.now(),
-    ...(o.tier ? { tier: o.tier } : {}),
-    ...(o.flexFallback ? { flexFallback: o.flexFallback } : {}),
-  });
+  await insertEvaluation(
+    testEnv.DB,
+    {
+      id,
+      tenant: o.tenant ?? 'test',
+      method: config.method,
+      preset: o.preset ?? null,
+      config,
+      task: o.task,
+      metadata: null,
+      idempotencyKey: null,
+      requestHash: null,
+      metaId: null,
+      callsPlanned,
+      now: Date.now(),
+      ...(o.tier ? { tier: o.tier } : {}),
+      ...(o.flexFallback ? { flexFallback: o.flexFallback } : {}),
+    },
+    JSON.stringify(o.task),
+  );
   return { id, callsPlanned };
 }
 
