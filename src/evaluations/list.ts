@@ -17,7 +17,7 @@ import { ApiError } from '../http/errors.js';
 import { messageOf } from '../log/log.js';
 import type { EvaluationListItem, ListEvaluationsQuery } from './list-schemas.js';
 import { metadataFilter, rubricFilter } from './list-schemas.js';
-import { linksOf } from './service.js';
+import { linksOf } from './views.js';
 import { recordDbOf } from '../config/d1-shards.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { spreadDbs } from '../tenants/rows.js';

@@ -1,7 +1,7 @@
 /**
  * @module
  * Creating an evaluation behind the thin route handlers: validate, persist, then start its Durable Object
- * (the fast start) or enqueue it; the ids and links of new records. Reading and cancelling one is ./views.ts.
+ * (the fast start) or enqueue it; the ids of new records. Reading and cancelling one (and its links) is ./views.ts.
  */
 import type { Bindings } from '../config/bindings.js';
 import { evaluationStub } from './stub.js';
@@ -50,6 +50,7 @@ import {
 import type { EvaluationSource } from './source.js';
 import { sourceOfRequest } from './source.js';
 import { configJsonOf } from './config-rows.js';
+import { linksOf } from './views.js';
 
 /**
  * New id of a record of `tenant`: the prefix (`ev` evaluation, `me` meta-evaluation, `ba` batch, `cp`
@@ -57,12 +58,6 @@ import { configJsonOf } from './config-rows.js';
  */
 export function newId(prefix: 'ev' | 'me' | 'ba' | 'cp', tenant: string): string {
   return newRecordId(prefix, tenant);
-}
-
-/** Relative links of an evaluation. */
-export function linksOf(id: string): EvaluationAccepted['links'] {
-  const self = `/v1/evaluations/${id}`;
-  return { self, events: `${self}/events`, transcript: `${self}/transcript`, cancel: `${self}/cancel` };
 }
 
 /** Who creates an evaluation, besides its tenant: the key (recorded for usage by key) and the tenant's limits. */

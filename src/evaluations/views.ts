@@ -2,7 +2,7 @@
  * @module
  * Reading and cancelling evaluations behind the thin route handlers: an evaluation as the API shows it (D1 plus
  * the Durable Object's live progress while running, its verdict where D1 or the object keeps it), its task, its
- * transcript, waiting for its end, and cancel. Creating one is ./service.ts.
+ * transcript, its links, waiting for its end, and cancel. Creating one is ./service.ts.
  */
 import type { Bindings } from '../config/bindings.js';
 import { evaluationStub } from './stub.js';
@@ -15,7 +15,7 @@ import type { TranscriptRow } from './transcript-rows.js';
 import { listTranscript, transcriptMessageOf } from './transcript-rows.js';
 import { objectVerdictJson, readTaskJson } from './content.js';
 import { ApiError } from '../http/errors.js';
-import type { Evaluation, EvaluationStatus, EvaluationTaskSchema } from './schemas.js';
+import type { Evaluation, EvaluationAccepted, EvaluationStatus, EvaluationTaskSchema } from './schemas.js';
 import { storedVerdictSummary, TranscriptSchema } from './schemas.js';
 import { TaskSchema } from '../engine/task.js';
 import { isTerminal } from './status.js';
@@ -25,7 +25,12 @@ import { stabilityOfDetails } from '../metrics/stability.js';
 import { certifiedFields } from './certified.js';
 import { cacheViewOf } from '../verdict-cache/schemas.js';
 import { recordDbOf } from '../config/d1-shards.js';
-import { linksOf } from './service.js';
+
+/** Relative links of an evaluation (every view and the answer that creates it carry them). */
+export function linksOf(id: string): EvaluationAccepted['links'] {
+  const self = `/v1/evaluations/${id}`;
+  return { self, events: `${self}/events`, transcript: `${self}/transcript`, cancel: `${self}/cancel` };
+}
 
 /**
  * Waits up to `timeoutMs` for evaluation `id` to end (its Durable Object answers once the final D1 write
