@@ -12,7 +12,8 @@ import { replaceEntryStatement } from '../verdict-cache/rows.js';
 
 /**
  * A succeeded `use` / `refresh` evaluation becomes its key's only cache entry. Nothing for an ending whose writer
- * knows it can become none (`Ending.cacheEntry` false: most evaluations, whose mode is `off` or `bypass`, or a hit).
+ * knows it can become none (`Ending.cacheEntry` false: cache `off`, `bypass` (a sampling judge without a seed) or a
+ * hit).
  */
 export const VERDICT_CACHE_ENTRY: EndingEffect = {
   name: "a succeeded verdict becomes its key's verdict cache entry",
