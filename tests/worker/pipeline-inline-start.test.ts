@@ -46,6 +46,43 @@ async function jobOf(id: string) {
   return job;
 }
 
+/**
+ * Records what every D1 binding of this isolate prepares and sends in batches while `run` runs (the object's own
+ * bindings share the API's prototype, so its final write is seen too): each batch as the statements prepared since
+ * the one before (each write prepares its own, then sends them), and every statement prepared. Restores the
+ * prototype after `run`, whatever it does.
+ */
+async function recordingD1(run: () => Promise<void>): Promise<{ batches: string[][]; prepared: string[] }> {
+  const proto = Object.getPrototypeOf(testEnv.DB) as {
+    prepare: (sql: string) => D1PreparedStatement;
+    batch: (list: D1PreparedStatement[]) => Promise<D1Result[]>;
+  };
+  const { prepare, batch } = proto;
+  const prepared: string[] = [];
+  const pending: string[] = [];
+  const batches: string[][] = [];
+  proto.prepare = function (this: D1Database, sql: string) {
+    prepared.push(sql);
+    pending.push(sql);
+    return prepare.call(this, sql);
+  };
+  proto.batch = function (this: D1Database, list: D1PreparedStatement[]) {
+    batches.push(pending.splice(0));
+    return batch.call(this, list);
+  };
+  try {
+    await run();
+  } finally {
+    proto.prepare = prepare;
+    proto.batch = batch;
+  }
+  return { batches, prepared };
+}
+
+/** The final write's statements among `batches`: those of the batch that carries the status update. */
+const finalBatch = (batches: string[][]): string[] | undefined =>
+  batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
+
 describe('startAndAwait', () => {
   it("the API's fast start marks its row running in the insert batch; the object writes no mark of its own", async () => {
     const res = await postJson('/v1/evaluations', {
@@ -93,27 +130,21 @@ describe('startAndAwait', () => {
   });
 
   it("a pairwise verdict outside a batch is its object's alone: the final write has no statement for D1's copy", async () => {
-    // Every statement prepared in this isolate while the request runs (the object's final write included).
-    const proto = Object.getPrototypeOf(testEnv.DB) as { prepare: (sql: string) => D1PreparedStatement };
-    const prepare = proto.prepare;
-    const prepared: string[] = [];
-    proto.prepare = function (this: D1Database, sql: string) {
-      prepared.push(sql);
-      return prepare.call(this, sql);
-    };
     const verdictCopies = async (id: string) =>
       (
         await testEnv.DB.prepare('SELECT count(*) AS n FROM verdict_texts WHERE evaluation_id = ?')
           .bind(id)
           .first<{ n: number }>()
       )?.n;
-    try {
-      const post = (task: Task) =>
-        postJson(
-          '/v1/evaluations',
-          { preset: task.kind === 'pairwise' ? 'chateval-single' : 'geval-summeval', cache: 'off', task },
-          { Prefer: 'wait=30' },
-        );
+    const post = (task: Task) =>
+      postJson(
+        '/v1/evaluations',
+        { preset: task.kind === 'pairwise' ? 'chateval-single' : 'geval-summeval', cache: 'off', task },
+        { Prefer: 'wait=30' },
+      );
+    let id = '';
+    // Every statement prepared in this isolate while the request runs (the object's final write included).
+    const { prepared } = await recordingD1(async () => {
       const pairwise = await post({
         kind: 'pairwise',
         question: 'Kept by its object alone?',
@@ -121,38 +152,20 @@ describe('startAndAwait', () => {
         answerB: PAIRWISE.kind === 'pairwise' ? PAIRWISE.answerB : '',
       });
       expect(pairwise.status).toBe(200);
-      const { id } = await pairwise.json<{ id: string }>();
-      expect(prepared.filter((sql) => sql.includes('INSERT INTO verdict_texts'))).toEqual([]);
-      expect(await verdictCopies(id)).toBe(0);
-      expect(await countRows('verdicts', id)).toBe(1);
-      // A pointwise verdict, which D1's own queries read, keeps its copy.
-      const pointwise = await post(POINTWISE);
-      expect(pointwise.status).toBe(200);
-      expect(await verdictCopies((await pointwise.json<{ id: string }>()).id)).toBe(1);
-    } finally {
-      proto.prepare = prepare;
-    }
+      ({ id } = await pairwise.json<{ id: string }>());
+    });
+    expect(prepared.filter((sql) => sql.includes('INSERT INTO verdict_texts'))).toEqual([]);
+    expect(await verdictCopies(id)).toBe(0);
+    expect(await countRows('verdicts', id)).toBe(1);
+    // A pointwise verdict, which D1's own queries read, keeps its copy.
+    const pointwise = await post(POINTWISE);
+    expect(pointwise.status).toBe(200);
+    expect(await verdictCopies((await pointwise.json<{ id: string }>()).id)).toBe(1);
   });
 
   it("a single-call verdict's final write is one batch of 10 statements: no alignment wake, the tenant's mode read by the status update", async () => {
     // Every batch sent from this isolate while the request runs (the object's final write included), as prepared.
-    const proto = Object.getPrototypeOf(testEnv.DB) as {
-      prepare: (sql: string) => D1PreparedStatement;
-      batch: (list: D1PreparedStatement[]) => Promise<D1Result[]>;
-    };
-    const { prepare, batch } = proto;
-    // Each batch as the statements prepared since the one before (each write prepares its own, then sends them).
-    const prepared: string[] = [];
-    const batches: string[][] = [];
-    proto.prepare = function (this: D1Database, sql: string) {
-      prepared.push(sql);
-      return prepare.call(this, sql);
-    };
-    proto.batch = function (this: D1Database, list: D1PreparedStatement[]) {
-      batches.push(prepared.splice(0));
-      return batch.call(this, list);
-    };
-    try {
+    const { batches } = await recordingD1(async () => {
       const res = await postJson(
         '/v1/evaluations',
         { preset: 'fastchat-pair', task: { ...PAIRWISE, question: 'How many statements end me?' } },
@@ -160,11 +173,8 @@ describe('startAndAwait', () => {
       );
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: 'succeeded' });
-    } finally {
-      proto.prepare = prepare;
-      proto.batch = batch;
-    }
-    const final = batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
+    });
+    const final = finalBatch(batches);
     // Usage roll-up (one model), the task's waiting copy scrubbed and deleted, the webhook event and its
     // deliveries, the key's older cache entry, the status update (returning the tenant's mode), the booking of a
     // row ended elsewhere, the next waiting evaluation's slot, and the answer's read.
@@ -175,32 +185,13 @@ describe('startAndAwait', () => {
   });
 
   it("a verdict that can become no cache entry (cache off, or a hit) ends without the entry's statements", async () => {
-    // The final write's statements: those of the batch that carries the status update.
-    const proto = Object.getPrototypeOf(testEnv.DB) as {
-      prepare: (sql: string) => D1PreparedStatement;
-      batch: (list: D1PreparedStatement[]) => Promise<D1Result[]>;
-    };
-    const { prepare, batch } = proto;
     const finalOf = async (body: object): Promise<string[] | undefined> => {
-      const prepared: string[] = [];
-      const batches: string[][] = [];
-      proto.prepare = function (this: D1Database, sql: string) {
-        prepared.push(sql);
-        return prepare.call(this, sql);
-      };
-      proto.batch = function (this: D1Database, list: D1PreparedStatement[]) {
-        batches.push(prepared.splice(0));
-        return batch.call(this, list);
-      };
-      try {
+      const { batches } = await recordingD1(async () => {
         const res = await postJson('/v1/evaluations', body, { Prefer: 'wait=30' });
         expect(res.status).toBe(200);
         expect(await res.json()).toMatchObject({ status: 'succeeded' });
-      } finally {
-        proto.prepare = prepare;
-        proto.batch = batch;
-      }
-      return batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
+      });
+      return finalBatch(batches);
     };
     const entryStatements = (final: string[] | undefined) =>
       (final ?? []).filter((sql) => sql.includes('cache_entry_at'));
@@ -213,6 +204,7 @@ describe('startAndAwait', () => {
     expect(miss).toHaveLength(10);
     expect(entryStatements(miss)).toHaveLength(2);
     const hit = await finalOf({ preset: 'fastchat-pair', task });
+    expect(hit).toBeDefined();
     expect(entryStatements(hit)).toEqual([]);
   });
 
