@@ -42,6 +42,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { choiceOption, intOption, parseCliOrExit, varsOption } from '../src/cli/args.js';
+import { isTerminal } from '../src/evaluations/status.js';
 import type { LlmCallRequest } from '../src/engine/call.js';
 import { applyResult, createEvaluation, outcome, readyCalls } from '../src/engine/protocol.js';
 import { getMethod, PRESETS as PRESET_LIST, resolveMethodConfig } from '../src/engine/registry.js';
@@ -240,12 +241,8 @@ async function submit(api: string, p: Omit<Submitted, 'id'>): Promise<Submitted>
   if (!body.id) throw new Error(`submit ${p.preset}: ${r.status} ${body.error?.message ?? ''}`);
   const { status, createdAt, finishedAt } = body;
   const ended =
-    status && createdAt && isEnded(status) ? { status, createdAt, finishedAt: finishedAt ?? null } : undefined;
+    status && createdAt && isTerminal(status) ? { status, createdAt, finishedAt: finishedAt ?? null } : undefined;
   return { ...p, id: body.id, ...(ended ? { ended } : {}) };
-}
-
-function isEnded(status: string): boolean {
-  return ['succeeded', 'failed', 'cancelled'].includes(status);
 }
 
 interface Finished {
@@ -264,7 +261,7 @@ async function waitAll(api: string, subs: readonly Submitted[], timeoutMs: numbe
       if (done.has(s.id)) continue;
       try {
         const v = (await (await fetchRetrying(`${api}/v1/evaluations/${s.id}`)).json()) as Finished;
-        if (isEnded(v.status)) done.set(s.id, v);
+        if (isTerminal(v.status)) done.set(s.id, v);
       } catch (e) {
         process.stderr.write(`poll ${s.id}: ${String(e)}\n`);
       }
