@@ -152,6 +152,10 @@ beforeAll(async () => {
         module: 'nodenext',
         moduleResolution: 'nodenext',
         strict: true,
+        // Node's types alone: es2022's default libraries include the DOM's, which declare fetch, Response and
+        // the like too, and would let a declaration of ours that needs a browser's type check; without them the
+        // program is also 2.4 MB of declarations smaller.
+        lib: ['es2022'],
         types: ['node'],
         outDir: 'out',
         rootDir: 'src',
