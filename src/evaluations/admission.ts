@@ -85,12 +85,27 @@ const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_w
        AND e.slot_at IS NULL AND e.status = 'queued'`;
 
 /**
- * {@link WAITING} without the items the final write whose token it binds (third) claimed in its own transaction:
- * the ending's count claims them before the status update (src/batches/progress.ts), and the claim admits its
- * first after this admission, as when the claim came after it; so the tenant's older waiting evaluation still
- * takes the freed slot first.
+ * The id of the tenant's oldest evaluation of {@link WAITING} (binds the tenant twice; with `beforeClaim`, then the
+ * final write's token: without the items that write claimed in its own transaction, as the ending's count claims
+ * them before the status update (src/batches/progress.ts) and the claim admits its first after this admission, as
+ * when the claim came after it; so the tenant's older waiting evaluation still takes the freed slot first). Each
+ * part takes its own oldest before the two are compared: the single evaluations' part reads one entry of
+ * `evaluations_waiting_single (tenant, created_at)` in its order, where sorting the union read every waiting
+ * evaluation of the tenant, on every ending (a burst queued beyond the cap cost each ending one row per
+ * evaluation still waiting).
  */
-const WAITING_BEFORE_CLAIM = `${WAITING} AND NOT (b.claim_token IS ? AND e.batch_seq >= b.sent_from)`;
+function oldestWaiting(beforeClaim: boolean): string {
+  const claimed = beforeClaim ? ` AND NOT (b.claim_token IS ? AND e.batch_seq >= b.sent_from)` : '';
+  return `SELECT id FROM (
+     SELECT * FROM (SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
+       WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued' ORDER BY created_at LIMIT 1)
+     UNION ALL
+     SELECT * FROM (SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
+       JOIN evaluations e INDEXED BY evaluations_batch ON ${batchOpenItems('b', 'e')}
+       WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch'
+         AND e.slot_at IS NULL AND e.status = 'queued'${claimed} ORDER BY e.created_at LIMIT 1))
+   ORDER BY created_at LIMIT 1`;
+}
 
 /** `CASE` of the running mark taken with a slot: `value` for a row that runs, `otherwise` for a cache hit. */
 const unlessHit = (value: string, otherwise: string) =>
@@ -183,7 +198,7 @@ export function admitStartingStatement(
  * batch that ends an evaluation first (the final write: the status update frees the slot, and the same
  * transaction hands it on, with no round trip of its own): one statement, so concurrent endings admit different
  * evaluations. It marks the row running too ({@link RUNNING_FROM_SLOT}): its object starts once that committed.
- * With the final write's `writeToken`, the items that write claimed are not candidates ({@link WAITING_BEFORE_CLAIM}).
+ * With the final write's `writeToken`, the items that write claimed are not candidates ({@link oldestWaiting}).
  * Read its result with {@link admittedBy}.
  */
 export function admitNextStatement(
@@ -196,7 +211,7 @@ export function admitNextStatement(
   return db
     .prepare(
       `UPDATE evaluations SET slot_at = ?, ${RUNNING_FROM_SLOT}
-       WHERE id = (SELECT id FROM (${writeToken === undefined ? WAITING : WAITING_BEFORE_CLAIM}) ORDER BY created_at LIMIT 1)
+       WHERE id = (${oldestWaiting(writeToken !== undefined)})
          AND ${UNDER_CAP}
        RETURNING id`,
     )
