@@ -31,8 +31,8 @@
  * through the held call. Report a figure with the default options, with these beside it, never instead of it.
  * `--warmup N` runs the in-flight phase
  * N times unmeasured first, so the measured one finds the provider gate's window as a deployment keeps it (the
- * window is stored and survives restarts; a fresh state starts each shard at its share of
- * `PROVIDER_CONCURRENCY_START`, 8 of 32, so the first burst's asks past it wait a whole call for a slot).
+ * window is stored and survives restarts; a fresh state starts each shard at `PROVIDER_CONCURRENCY_START`, 32,
+ * so only a burst of more asks than that on one shard waits a whole call for a slot).
  *
  * ```
  * npm run bench -- [--latency 250] [--k 5] [--inflight 100] [--presets a,b,c] [--step-budget 30000] [--fast-start false]

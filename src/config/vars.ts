@@ -122,7 +122,7 @@ export const VARS = {
     integer(0),
     '32',
     'attempts',
-    'LLM attempts in flight per provider and model at first (AIMD).',
+    'LLM attempts in flight at first per gate shard of a provider and model (AIMD; a shard per 64 of the max).',
   ),
   PROVIDER_CONCURRENCY_MAX: spec(
     integer(0),

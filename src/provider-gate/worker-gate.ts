@@ -18,7 +18,7 @@
  *
  * Why shards: one object that every tenant's attempts pass through would be capped by one object's
  * throughput (about 1,000 requests/s, docs/scale.md). The window is split over `ceil(max / 64)` objects
- * per provider and model ({@link gateShards}), each holding its share of the bounds ({@link shardLimits}),
+ * per provider and model ({@link gateShards}), each holding its share of the max and the whole start ({@link shardLimits}),
  * and an evaluation's attempts all go to the shard its id hashes to ({@link gateShardOf}): a shard's
  * requests are then bounded by its 64 slots over the call latency, whatever the traffic. Shard 0 keeps the
  * unsharded name, so a deployment's learnt window carries over.
@@ -70,7 +70,7 @@ export interface ProviderGateEnv<T extends ProviderGateObject = ProviderGateObje
 }
 
 /**
- * The window's bounds: `PROVIDER_CONCURRENCY_START` (default 32, at least 1 and at most the max) and
+ * The window's bounds: `PROVIDER_CONCURRENCY_START` (default 32, each shard's first window, at least 1 and at most the max) and
  * `PROVIDER_CONCURRENCY_MAX` (default 256), or null when `PROVIDER_CONCURRENCY_MAX` is 0 (gate off).
  * @throws ConfigError when one of them is invalid.
  */
@@ -89,13 +89,18 @@ export function gateShards(limits: GateLimits): number {
 }
 
 /**
- * Shard `shard`'s share of the bounds: the max split as evenly as whole slots allow (the shares add up to
- * `max`), the start likewise (at least 1, at most the shard's max).
+ * Shard `shard`'s bounds: its share of the max, split as evenly as whole slots allow (the shares add up to `max`),
+ * and the whole start, at most that share. The start is not divided: each shard is its own AIMD window and an
+ * evaluation's asks all go to one, so with a share (8 of 32 over 4 shards) a fresh shard that the ids hashed
+ * more of a burst to kept the asks past 8 waiting a whole call while other shards idled. A fresh deployment's
+ * first burst may then reach `shards × start` (128 at the defaults); the provider's first 429s halve each
+ * shard within a round trip, as TCP's parallel connections each start at their own initial window. A
+ * deployment keeps its learnt windows (stored), so only its first burst starts from here.
  */
 export function shardLimits(limits: GateLimits, shard: number, shards: number): GateLimits {
-  const share = (total: number) => Math.floor(total / shards) + (shard < total % shards ? 1 : 0);
-  const max = Math.max(1, share(limits.max));
-  return { start: Math.max(1, Math.min(max, share(limits.start))), max };
+  const share = Math.floor(limits.max / shards) + (shard < limits.max % shards ? 1 : 0);
+  const max = Math.max(1, share);
+  return { start: Math.max(1, Math.min(max, limits.start)), max };
 }
 
 /** The shard an evaluation's attempts go to: FNV-1a of its id, modulo `shards`. */

@@ -1,7 +1,7 @@
 /**
  * The provider gate's shards: no one object takes every tenant's attempts to a model. The window is split
- * over ceil(max / 64) objects whose shares add up to the deployment's bounds, and an evaluation's attempts
- * all go to the shard its id hashes to, with that shard's share.
+ * over ceil(max / 64) objects whose shares of the max add up to the deployment's, each starting at the whole start
+ * (at most its share), and an evaluation's attempts all go to the shard its id hashes to, with that shard's bounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +19,7 @@ import { drainAlarms, testEnv } from './helpers.js';
 afterEach(drainAlarms);
 
 describe('provider gate shards', () => {
-  it('split the window into shards of at most 64 slots whose shares add up to the bounds', () => {
+  it('split the window into shards of at most 64 slots whose shares add up to the max, each starting at the start', () => {
     expect(gateShards({ start: 32, max: 64 })).toBe(1);
     expect(gateShards({ start: 32, max: 65 })).toBe(2);
     expect(gateShards({ start: 32, max: 256 })).toBe(4);
@@ -35,14 +35,15 @@ describe('provider gate shards', () => {
       expect(shares.reduce((sum, s) => sum + s.max, 0)).toBe(limits.max);
       for (const s of shares) {
         expect(s.max).toBeLessThanOrEqual(GATE_SLOTS_PER_SHARD);
-        expect(s.start).toBeGreaterThanOrEqual(1);
-        expect(s.start).toBeLessThanOrEqual(s.max);
+        // The whole start, not a share of it: a burst hashed unevenly would otherwise wait at a shard.
+        expect(s.start).toBe(Math.max(1, Math.min(s.max, limits.start)));
       }
     }
-    // The deployment's defaults: 4 shards of 64 slots, each starting at 8.
+    // The deployment's defaults: 4 shards of 64 slots, each starting at 32.
     const limits = gateLimitsOf(testEnv);
     expect(limits).toEqual({ start: 32, max: 256 });
-    if (limits) expect(shardLimits(limits, 3, gateShards(limits))).toEqual({ start: 8, max: 64 });
+    if (limits) expect(shardLimits(limits, 3, gateShards(limits))).toEqual({ start: 32, max: 64 });
+    expect(shardLimits({ start: 100, max: 130 }, 2, 3)).toEqual({ start: 43, max: 43 });
   });
 
   it("the scale model (bench/scale-limits.ts, Node-typed, so it keeps a copy) shards by the gate's own slots", () => {
@@ -58,6 +59,33 @@ describe('provider gate shards', () => {
     for (const n of counts) expect(n).toBeGreaterThan(850);
     expect(gateShardOf('ev_same', 4)).toBe(gateShardOf('ev_same', 4));
     expect(gateShardOf('ev_same', 1)).toBe(0);
+  });
+
+  it('grant a fresh shard a burst of up to the whole start at once, past a share of it', async () => {
+    const model = `mock-judge?seed=shard-burst-${Date.now()}`;
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    const shards = gateShards(limits);
+    // More asks than an even share of the start (8 of 32 over 4 shards), all of one evaluation, so of one shard.
+    const burst = limits.start;
+    expect(burst).toBeGreaterThan(Math.ceil(limits.start / shards));
+    const evaluationId = 'ev_burst';
+    const gate = providerGateOf(testEnv, { tenant: 'tn_burst', evaluationId });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const asks = Array.from({ length: burst }, (_, i) =>
+      gate.acquire({ provider: 'default', model, callId: `c${i}`, attempt: 1 }),
+    );
+    const stub = providerGateStub(testEnv, 'default', model, gateShardOf(evaluationId, shards));
+    // Once every ask has reached the shard, each was granted from the first window: none waits for another's release.
+    await expect
+      .poll(async () => {
+        const s = await stub.stats();
+        return s.inFlight + s.waiting;
+      })
+      .toBe(burst);
+    expect(await stub.stats()).toMatchObject({ inFlight: burst, waiting: 0, maxInFlight: burst, granted: burst });
+    for (const l of await Promise.all(asks)) l.release('ok');
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
   });
 
   it("send an evaluation's attempts to its own shard, with the shard's share of the window", async () => {
@@ -84,10 +112,10 @@ describe('provider gate shards', () => {
       await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
       const stats = await stub.stats();
       expect(stats.granted).toBe(3);
-      // The shard's own window (8 of the 32 the deployment starts at), not the whole deployment's.
+      // The shard's own window (its 64 of the deployment's 256), starting at the deployment's start.
       expect(stats.window).toBeLessThanOrEqual(shardLimits(limits, shard, shards).max);
-      expect(stats.window).toBeGreaterThanOrEqual(shardLimits(limits, shard, shards).start);
-      expect(stats.window).toBeLessThan(limits.start);
+      expect(stats.window).toBeLessThan(limits.max);
+      expect(stats.window).toBeGreaterThanOrEqual(limits.start);
     }
   });
 });
