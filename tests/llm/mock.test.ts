@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFormat, parseReply, repairInstruction } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
+import { labelledMatches } from '../../src/mock-llm/detect-format.js';
 import { handleMockRequest } from '../../src/mock-llm/handler.js';
 import { mockModel, parseMockModel } from '../../src/mock-llm/model-name.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
@@ -173,6 +174,59 @@ describe('judge mode', () => {
     const seeded = new Set<string>();
     for (let s = 0; s < 8; s++) seeded.add(await reply(prompt, mockModel({ seed: `s${s}` })));
     expect(seeded.size).toBeGreaterThan(1);
+  });
+});
+
+describe("judge mode's label search", () => {
+  // The pattern as it was run over the whole text; labelledMatches tries it only where a match can start.
+  const EVERYWHERE = /([A-Za-z][A-Za-z ]{0,40}?)\s*:\s*[<[{]\s*(?:score|number|rating|\d)[^>\]}]*[>\]}]/g;
+  const found = (ms: Iterable<RegExpMatchArray>) => [...ms].map((m) => [m.index, m[0], m[1]]);
+
+  it('finds what the pattern run everywhere finds, on texts dense in labels, colons, brackets and white space', () => {
+    // Pieces that make labels of up to 41 characters and past, white space before colons, colons inside
+    // another's tail, and near misses; a fixed generator, so a failure names its text every run.
+    const pieces = [
+      'a',
+      'Score',
+      ' ',
+      '\n',
+      ' '.repeat(42),
+      'b'.repeat(39),
+      ':',
+      ': ',
+      '<',
+      '>',
+      '[',
+      ']',
+      '{',
+      '}',
+      'score',
+      'rating',
+      '4',
+      '-',
+      '\u00a0',
+    ];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let withMatches = 0;
+    const differing: { text: string; expected: unknown; got: unknown }[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      let text = '';
+      for (let j = 1 + next(60); j > 0; j--) text += pieces[next(pieces.length)] ?? '';
+      const expected = found(text.matchAll(EVERYWHERE));
+      const got = found(labelledMatches(text));
+      if (expected.length > 0) withMatches++;
+      if (JSON.stringify(got) !== JSON.stringify(expected)) differing.push({ text, expected, got });
+    }
+    // A colon inside another's tail, the first without a label before it, the second with one.
+    for (const text of ['-: <score a: <score>', '1: [score Score: [4]]', '"x": {rating Rating: {9}}'])
+      if (JSON.stringify(found(labelledMatches(text))) !== JSON.stringify(found(text.matchAll(EVERYWHERE))))
+        differing.push({ text, expected: found(text.matchAll(EVERYWHERE)), got: found(labelledMatches(text)) });
+    expect(differing.slice(0, 3)).toEqual([]);
+    expect(withMatches).toBeGreaterThan(50);
   });
 });
 

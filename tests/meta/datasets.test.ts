@@ -30,6 +30,13 @@ function expectUniqueIds(items: readonly LabelledItem[]): void {
   expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
 }
 
+/**
+ * MT-Bench's items, loaded once for this file's three tests of them (a load reads and validates 3,355 pairs
+ * twice over: ~0.35 CPU-s each); none of them changes an item.
+ */
+let mtBench: readonly LabelledItem[] | undefined;
+const mtBenchItems = (): readonly LabelledItem[] => (mtBench ??= loadMtBench());
+
 describe('built-in datasets', () => {
   it('FairEval: 80 pairwise items, gpt35 = A 41 / vicuna = B 25 / tie 14', () => {
     const items = loadFairEval();
@@ -70,14 +77,14 @@ describe('built-in datasets', () => {
   });
 
   it('MT-Bench binary: 3355 pairwise items, no ties (ties were mapped to B upstream)', () => {
-    const items = loadMtBench();
+    const items = mtBenchItems();
     expect(items).toHaveLength(3355);
     expect(labelCounts(items)).toEqual({ A: 1293, B: 2062 });
     expectUniqueIds(items);
   });
 
   it("MT-Bench: every item matched to its FastChat question, with its category and, for NEED_REF_CATS, GPT-4's reference", () => {
-    const items = loadMtBench();
+    const items = mtBenchItems();
     const byCategory: Record<string, number> = {};
     for (const item of items) byCategory[item.group ?? '?'] = (byCategory[item.group ?? '?'] ?? 0) + 1;
     expect(byCategory).toEqual({
@@ -107,7 +114,7 @@ describe('built-in datasets', () => {
   });
 
   it("MT-Bench with fastchat-pair: pair-math-v1 and the reference for NEED_REF_CATS, pair-v2 for the rest, as FastChat's gen_judgment", () => {
-    const items = loadMtBench();
+    const items = mtBenchItems();
     const config = resolveMethodConfig('fastchat-pair', undefined);
     const method = getMethod(config.method);
     const firstRequest = (category: string) => {
