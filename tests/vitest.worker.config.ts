@@ -7,6 +7,7 @@ import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
 import { keepPoolSocketsUncompressed } from './worker/pool-socket-deflate.js';
+import { resolveCache } from './worker/resolve-cache.js';
 
 // Before the pool's Miniflare starts in this process: a lost log call of its queue broker stopped a queue's
 // deliveries for good under load (src/cli/miniflare-queue-broker.ts).
@@ -28,6 +29,8 @@ const receiver = await startWebhookReceiver();
  */
 export default defineConfig({
   plugins: [
+    // Before the pool's plugin: the runtimes' repeated resolutions answered from memory (./worker/resolve-cache.ts).
+    resolveCache(),
     cloudflareTest({
       wrangler: { configPath },
       // The production Worker plus test-only classes; EVALUATION runs the test subclass (its hooks replace casts into privates).

@@ -295,17 +295,17 @@ export function openSchema(storage: DurableObjectStorage): OpenedSchema {
   return { before, madeNow: false, missing: missing(tablesPresent(sql)) };
 }
 
+/**
+ * The read of {@link tablesPresent}, built once with the names as literals: the statement runs on every object's
+ * start (every evaluation), where building its text and binding seven arguments each time cost CPU for nothing.
+ */
+const TABLES_PRESENT_SQL = `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map((t) => `'${t}'`).join(', ')})`;
+
 /** Which of {@link OWN_TABLES} the object has. */
 function tablesPresent(sql: SqlStorage): Set<string> {
-  return new Set(
-    sql
-      .exec<{ name: string }>(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${OWN_TABLES.map(() => '?').join(', ')})`,
-        ...OWN_TABLES,
-      )
-      .toArray()
-      .map((r) => r.name),
-  );
+  const present = new Set<string>();
+  for (const row of sql.exec<{ name: string }>(TABLES_PRESENT_SQL)) present.add(row.name);
+  return present;
 }
 
 /**
