@@ -118,4 +118,31 @@ describe('provider gate shards', () => {
       expect(stats.window).toBeGreaterThanOrEqual(limits.start);
     }
   });
+
+  it("grows a shard's window no further than its share of the max, with more asks than that waiting", async () => {
+    const model = `mock-judge?seed=shard-cap-${Date.now()}`;
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    const shards = gateShards(limits);
+    const evaluationId = 'ev_cap';
+    const cap = shardLimits(limits, gateShardOf(evaluationId, shards), shards).max;
+    expect(cap).toBeLessThan(limits.max);
+    const gate = providerGateOf(testEnv, { tenant: 'tn_cap', evaluationId });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    // Each reply while asks wait grows the window by one (slow start): twice the cap of asks would take a
+    // window with the deployment's max well past the shard's share.
+    await Promise.all(
+      Array.from({ length: 2 * cap + 8 }, (_, i) =>
+        gate.acquire({ provider: 'default', model, callId: `c${i}`, attempt: 1 }).then((lease) => {
+          lease.release('ok');
+        }),
+      ),
+    );
+    const stub = providerGateStub(testEnv, 'default', model, gateShardOf(evaluationId, shards));
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    const stats = await stub.stats();
+    expect(stats.granted).toBe(2 * cap + 8);
+    expect(stats.window).toBe(cap);
+    expect(stats.maxInFlight).toBeLessThanOrEqual(cap);
+  });
 });

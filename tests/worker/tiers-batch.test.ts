@@ -336,7 +336,10 @@ describe('the batch tier', () => {
   });
 
   it('a cancel makes its final write at once: it does not wait for the lines its provider batch ran anyway', async () => {
-    await mockBatches({ turnaround: 2_000 });
+    // The cancel must reach the provider's batch before it completes: its lines finish at random times over
+    // 0.1-0.9 of the turnaround, so at 2 s the first could finish 0.2 s before the end, which a loaded machine
+    // (load 20-30) missed; at 20 s the cancel has seconds, as in this file's other waits on a running batch.
+    await mockBatches({ turnaround: 20_000 });
     const seed = 'wave-cancel-ran';
     const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
     const name = loneCoordinator(id, seed);

@@ -399,7 +399,7 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
       expect(await page.locator('.docs-loading').innerText()).toContain('Loading the API reference');
       release();
       // Scalar mounts over it.
-      // Scalar works 5-8 CPU-s on the 1.5 MB document before its first operation shows: over 60 s at load 20.
+      // Scalar works 5-8 CPU-s on the 1.5 MB document before its first operation shows (over 60 s of wall time at load 20).
       await page.locator('.docs-loading').waitFor({ state: 'detached', timeout: WAIT_MS });
       await page.getByText('Create an evaluation').first().waitFor({ timeout: WAIT_MS });
       // Every operation of the document is on the page, by method and path in its tag's list: the tags after the
