@@ -95,7 +95,7 @@ export function gateShards(limits: GateLimits): number {
  * more of a burst to kept the asks past 8 waiting a whole call while other shards idled. A fresh deployment's
  * first burst may then reach `shards × start` (128 at the defaults); the provider's first 429s halve each
  * shard within a round trip, as TCP's parallel connections each start at their own initial window. A
- * deployment keeps its learnt windows (stored), so only its first burst starts from here.
+ * deployment keeps its learnt windows (stored), so only the first burst to each provider and model starts here.
  */
 export function shardLimits(limits: GateLimits, shard: number, shards: number): GateLimits {
   const share = Math.floor(limits.max / shards) + (shard < limits.max % shards ? 1 : 0);
