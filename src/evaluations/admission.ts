@@ -66,8 +66,8 @@ function slotHolders(tenant: string): string {
 const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.tenant')} < (${SHARD_CAP}))`;
 
 /**
- * The queued evaluations of a tenant that wait for a running slot, as `(id, created_at)` rows (binds the
- * tenant twice): those outside batches, and batch items the batch has handed over (positions below
+ * The part of {@link WAITING} outside batches (binds the tenant once). {@link WAITING}: the queued evaluations of
+ * a tenant that wait for a running slot, as `(id, created_at)` rows (binds the tenant twice): those outside batches, and batch items the batch has handed over (positions below
  * `batches.sent`, see src/batches/pump.ts) without a slot yet. Items not handed over yet wait for the
  * batch's own window, not for a slot. Each part reads only its own index (migrations/0014, 0040): a batch's
  * items not handed over (up to all of a 10,000-item batch) are never read to be skipped, which made every
@@ -76,13 +76,17 @@ const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.ten
  * batch at tier `batch` is skipped: its items never wait for a slot ({@link UNDER_CAP}), and its window is the
  * whole batch, so reading its in-flight items would cost every ending one row per item of the batch.
  */
-const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
-     WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'
-   UNION ALL
-   SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
+const WAITING_SINGLE = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
+     WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued'`;
+/** {@link WAITING}'s batch part (binds the tenant once). */
+const WAITING_BATCH = `SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
      JOIN evaluations e INDEXED BY evaluations_batch ON ${batchOpenItems('b', 'e')}
      WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch'
        AND e.slot_at IS NULL AND e.status = 'queued'`;
+/** Both parts: {@link WAITING_SINGLE} then {@link WAITING_BATCH}. */
+const WAITING = `${WAITING_SINGLE}
+   UNION ALL
+   ${WAITING_BATCH}`;
 
 /**
  * The id of the tenant's oldest evaluation of {@link WAITING} (binds the tenant twice; with `beforeClaim`, then the
@@ -97,13 +101,9 @@ const WAITING = `SELECT id, created_at FROM evaluations INDEXED BY evaluations_w
 function oldestWaiting(beforeClaim: boolean): string {
   const claimed = beforeClaim ? ` AND NOT (b.claim_token IS ? AND e.batch_seq >= b.sent_from)` : '';
   return `SELECT id FROM (
-     SELECT * FROM (SELECT id, created_at FROM evaluations INDEXED BY evaluations_waiting_single
-       WHERE tenant = ? AND batch_id IS NULL AND slot_at IS NULL AND status = 'queued' ORDER BY created_at LIMIT 1)
+     SELECT * FROM (${WAITING_SINGLE} ORDER BY created_at LIMIT 1)
      UNION ALL
-     SELECT * FROM (SELECT e.id, e.created_at FROM batches b INDEXED BY batches_open
-       JOIN evaluations e INDEXED BY evaluations_batch ON ${batchOpenItems('b', 'e')}
-       WHERE b.tenant = ? AND b.completed_at IS NULL AND b.tier != 'batch'
-         AND e.slot_at IS NULL AND e.status = 'queued'${claimed} ORDER BY e.created_at LIMIT 1))
+     SELECT * FROM (${WAITING_BATCH}${claimed} ORDER BY e.created_at LIMIT 1))
    ORDER BY created_at LIMIT 1`;
 }
 

@@ -11,8 +11,7 @@ import type { CreateEvaluationRequest, Evaluation, TranscriptMessage } from '../
 import { getEvaluation } from '../evaluations/rows.js';
 import type { CreatorInfo } from '../evaluations/service.js';
 import { createEvaluationJob } from '../evaluations/service.js';
-import { linksOf } from '../evaluations/views.js';
-import { requireEvaluation, viewEvaluation, viewTranscript } from '../evaluations/views.js';
+import { linksOf, requireEvaluation, viewEvaluation, viewTranscript } from '../evaluations/views.js';
 import type { Task } from '../engine/task.js';
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
