@@ -9,7 +9,7 @@
  *   only while `batchMayLaunch` allows it, with `itemBudget` (a share of what is left) as its own
  *   `config.budget`, which the Durable Object enforces call by call; that grant is added to the batch's
  *   `reserved_*` counters in the same transaction that claims the item;
- * - at each ending ({@link budgetEndStatement}, part of the progress end effect): the item's usage joins
+ * - at each ending ({@link budgetEndTerms}, part of the progress end effect's count): the item's usage joins
  *   `spent_*` and its grant leaves `reserved_*`, once (guarded like every end effect);
  * - once nothing is left and no item runs, the batch is marked `budget_exhausted_at` and its items never
  *   launched end `failed` with `budget_exceeded` (the cancel fan-out, ./pump.ts), so the batch completes.
@@ -147,31 +147,29 @@ export async function claimBudgeted(db: D1Database, batchId: string, now = Date.
 }
 
 /**
- * Statements of an ending for its batch's budget (binds: see the SQL): the item's usage (the sums its ending
- * books, `bookedSql`) joins `spent_*`, its grant (its `config.budget`) leaves `reserved_*`. `batchOf` selects the batch id from the ending's
- * evaluation, `guard` is the ending's guard; both bind the evaluation id once.
+ * SET terms of the update that counts an ending in its batch row (./progress.ts), with their binds (the ending
+ * evaluation's id among them): for a batch with a budget, the item's usage (the sums its ending books, `bookedSql`)
+ * joins `spent_*` and its grant (its `config.budget`) leaves `reserved_*`; a batch without one keeps its columns
+ * (SQLite's `CASE` evaluates only the branch it takes, so nothing more is read). Terms of the count's own update,
+ * where they were an update of the same row of their own (one statement and its reads per ending fewer), so they
+ * share its guard: once per ending.
  */
-export function budgetEndStatement(
-  db: D1Database,
-  ending: Ending,
-  batchOf: string,
-  guard: string,
-): D1PreparedStatement {
+export function budgetEndTerms(ending: Ending): { sql: string; binds: unknown[] } {
   const { id } = ending;
+  const ifBudget = (column: string, change: string) =>
+    `${column} = CASE WHEN budget IS NULL THEN ${column} ELSE ${column} ${change} END`;
   const grant = (limit: BudgetLimit) =>
     `COALESCE((SELECT json_extract(${configSql('e')}, '$.budget.${limit}') FROM evaluations e WHERE e.id = ?), 0)`;
-  return db
-    .prepare(
-      `UPDATE batches SET spent_calls = spent_calls + ${bookedSql('billed_calls')},
-         spent_tokens = spent_tokens + ${bookedSql('prompt_tokens + completion_tokens')},
-         spent_cost_usd = spent_cost_usd + ${bookedSql('cost_usd')},
-         reserved_calls = reserved_calls - ${grant('maxCalls')},
-         reserved_tokens = reserved_tokens - ${grant('maxTokens')},
-         reserved_cost_usd = reserved_cost_usd - ${grant('maxCostUsd')},
-         updated_at = ?
-       WHERE id = ${batchOf} AND budget IS NOT NULL AND ${guard}`,
-    )
-    .bind(
+  return {
+    sql: [
+      ifBudget('spent_calls', `+ ${bookedSql('billed_calls')}`),
+      ifBudget('spent_tokens', `+ ${bookedSql('prompt_tokens + completion_tokens')}`),
+      ifBudget('spent_cost_usd', `+ ${bookedSql('cost_usd')}`),
+      ifBudget('reserved_calls', `- ${grant('maxCalls')}`),
+      ifBudget('reserved_tokens', `- ${grant('maxTokens')}`),
+      ifBudget('reserved_cost_usd', `- ${grant('maxCostUsd')}`),
+    ].join(', '),
+    binds: [
       bookedValue(ending, (u) => u.calls),
       id,
       bookedValue(ending, (u) => u.promptTokens + u.completionTokens),
@@ -181,8 +179,6 @@ export function budgetEndStatement(
       id,
       id,
       id,
-      ending.now,
-      id,
-      id,
-    );
+    ],
+  };
 }

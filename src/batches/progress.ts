@@ -16,7 +16,7 @@ import type { Ending, EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
 import { OPEN_FROM_AFTER_ENDING } from '../evaluations/batch-open.js';
 import type { TerminalStatus } from '../evaluations/status.js';
-import { budgetEndStatement } from './budget-claims.js';
+import { budgetEndTerms } from './budget-claims.js';
 import { dropBatchGroupsStatements } from '../evaluations/task-groups.js';
 import { claimWithCountTerms } from './window-claims.js';
 import type { BatchCompletion } from './completion-event.js';
@@ -71,13 +71,13 @@ export const BATCH_COUNTS: EndingEffect = {
     const token = ending.writeToken;
     const calls = ending.written?.calls ?? [];
     const groups = calls.length === 0 ? null : pendingGroupsJson(calls);
+    const budget = budgetEndTerms(ending);
     return [
-      budgetEndStatement(db, ending, BATCH_OF_ENDING, guard),
       flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${guard}`, [ending.id, ending.id], PENDING_FLUSH_AT),
       db
         .prepare(
           `UPDATE batches SET ${column} = ${column} + 1, updated_at = ?, ${OPEN_FROM_AFTER_ENDING}${token === undefined ? '' : `, ${claimWithCountTerms()}`},
-             ${pendingAppendSql(groups !== null)}
+             ${pendingAppendSql(groups !== null)}, ${budget.sql}
            WHERE id = ${BATCH_OF_ENDING} AND ${guard}`,
         )
         .bind(
@@ -85,6 +85,7 @@ export const BATCH_COUNTS: EndingEffect = {
           ending.id,
           ...(token === undefined ? [] : [token]),
           ...(groups === null ? [] : pendingAppendBinds(ending.id, groups)),
+          ...budget.binds,
           ending.id,
           ending.id,
         ),

@@ -93,12 +93,18 @@ export function claimWindowStatements(
          WHERE id = ${which} AND ${CLAIMABLE} AND sent < ${windowEnd(0)}`,
       )
       .bind(token, key),
-    // A batch with a budget is claimed by ./budget-claims.ts (each item with its grant) instead.
-    db.prepare(`SELECT id FROM batches WHERE id = ${which} AND budget IS NOT NULL AND completed_at IS NULL`).bind(key),
+    // The claimed items, and whether the batch has a budget: ./budget-claims.ts claims such a batch (each item
+    // with its grant) instead. One read for both (a row with no item for an open batch with a budget), where
+    // they were two statements of every claim.
     db
       .prepare(
-        `SELECT b.id AS batch_id, e.id, e.tenant, e.method, ${configSql('e')} AS config, ${taskSql('e')} AS task, e.tier, e.flex_fallback,
-           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')}, ${cacheEntrySql('e')} AS cache_entry ${claimed}`,
+        `SELECT b.id AS batch_id, b.budget IS NOT NULL AND b.completed_at IS NULL AS budgeted, e.id, e.tenant, e.method,
+           ${configSql('e')} AS config, ${taskSql('e')} AS task, e.tier, e.flex_fallback,
+           ${rubricContentSql('e')} AS rubric, ${hitColumns('e')}, ${cacheEntrySql('e')} AS cache_entry
+         FROM batches b LEFT JOIN evaluations e ON b.claim_token = ?2 AND e.batch_id = b.id AND e.batch_seq >= b.sent_from
+           AND e.batch_seq < b.sent AND e.status = 'queued'
+         WHERE b.id = ${which.replace('?', '?1')} AND (b.claim_token = ?2 OR b.budget IS NOT NULL AND b.completed_at IS NULL)
+         ORDER BY e.batch_seq`,
       )
       .bind(key, token),
     ...(admit
@@ -109,20 +115,21 @@ export function claimWindowStatements(
     statements,
     read: (results) => {
       const claim = claimOf(results);
-      const admitted = admit ? admittedBy(results[3]) : null;
+      const admitted = admit ? admittedBy(results[2]) : null;
       // The admission marked it running too (./pump.ts starts it now): its object writes no mark of its own.
-      if (admitted !== null && markedRunningBy(results[3]))
+      if (admitted !== null && markedRunningBy(results[2]))
         claim.jobs = claim.jobs.map((j) => (j.id === admitted ? { ...j, markedRunning: true } : j));
       return { claim, admitted };
     },
   };
 }
 
-/** The claim in the results of the first three {@link claimWindowStatements}. */
-function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
-  const rows = (claimed?.results ?? []) as {
+/** The claim in the results of the first two {@link claimWindowStatements}. */
+function claimOf([, claimed]: readonly (D1Result | undefined)[]): WindowClaim {
+  const read = (claimed?.results ?? []) as {
     batch_id: string;
-    id: string;
+    budgeted: number;
+    id: string | null;
     tenant: string;
     method: string;
     config: string;
@@ -134,7 +141,9 @@ function claimOf([, budgeted, claimed]: readonly (D1Result | undefined)[]): Wind
     flex_fallback: FlexFallback;
     rubric: string | null;
   }[];
-  const budgetedId = (budgeted?.results[0] as { id: string } | undefined)?.id ?? null;
+  const rows = read.flatMap((r) => (r.id === null ? [] : [{ ...r, id: r.id }]));
+  const first = read[0];
+  const budgetedId = first?.budgeted === 1 ? first.batch_id : null;
   return {
     batchId: rows[0]?.batch_id ?? null,
     ids: rows.map((r) => r.id),

@@ -74,6 +74,29 @@ describe('the batch window', () => {
     expect(await slotOf(third)).toBeNull();
   });
 
+  it("claims in two statements (three with the admission), a budgeted batch's id read with the claimed items", async () => {
+    const b = await storedBatch(2, { concurrency: 2, tenant: newTestId('tn_window_reads') });
+    // The claim and its read: the batch's budget is read by the same statement as the claimed items.
+    expect(claimWindowStatements(db, { batchId: b.id }).statements).toHaveLength(2);
+    const admitting = claimWindowStatements(db, { batchId: b.id }, { defaultMaxRunning: 100, now: Date.now() });
+    expect(admitting.statements).toHaveLength(3);
+    // The ending's count in its batch row books a budget's spend in the same update: one statement of its own
+    // fewer (the pending usage's flush, then the count).
+    const counts = ENDING.beforeStatus.find((e) => e.name.startsWith('the batch counts the ending'));
+    expect(counts?.statements(db, { id: b.items[0] ?? '', status: 'succeeded', error: null, now: 0 })).toHaveLength(2);
+    const budgeted = await storedBatch(2, { concurrency: 2, tenant: newTestId('tn_window_budget') });
+    await db.prepare(`UPDATE batches SET budget = '{"maxCalls":10}' WHERE id = ?`).bind(budgeted.id).run();
+    expect(await claimWindow(db, { batchId: budgeted.id })).toMatchObject({ ids: [], budgeted: budgeted.id });
+    expect(await claimWindow(db, { batchId: b.id })).toMatchObject({ ids: b.items, budgeted: null, batchId: b.id });
+    // Claimed already: nothing more, and no row read as an item.
+    expect(await claimWindow(db, { batchId: b.id })).toMatchObject({
+      ids: [],
+      jobs: [],
+      budgeted: null,
+      batchId: null,
+    });
+  });
+
   it("at the tenant's running cap the next item is claimed but not admitted: it waits for a slot like any other", async () => {
     const tenant = newTestId('tn_window_cap');
     const b = await storedBatch(2, { concurrency: 1, tenant });
