@@ -8,7 +8,9 @@
  * for the consumer's files and Tribunal's only; each source file is emitted on its own (a whole-program emit
  * checks every file first). Prints the diagnostics as tsc does (nothing when clean) and exits 1 when any.
  *
- * Run: `node --import tsx tests/support/consumer-typecheck.ts` with the consumer as the working directory.
+ * Run: `node --import tsx tests/support/consumer-typecheck.ts` with the consumer as the working directory, or
+ * this file with its types stripped (esbuild's `transform`) by plain node, NODE_PATH naming a node_modules that
+ * holds TypeScript (as integrations.test.ts does).
  */
 import { createRequire } from 'node:module';
 import type * as TypeScript from 'typescript';
