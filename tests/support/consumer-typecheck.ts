@@ -8,9 +8,16 @@
  * for the consumer's files and Tribunal's only; each source file is emitted on its own (a whole-program emit
  * checks every file first). Prints the diagnostics as tsc does (nothing when clean) and exits 1 when any.
  *
- * Run: `node --import tsx tests/support/consumer-typecheck.ts` with the consumer as the working directory.
+ * Run: `node --import tsx tests/support/consumer-typecheck.ts` with the consumer as the working directory, or
+ * this file with its types stripped (esbuild's `transform`) by plain node, NODE_PATH naming a node_modules that
+ * holds TypeScript (as integrations.test.ts does).
  */
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as TypeScript from 'typescript';
+
+// TypeScript through `require`: an ESM import of its 9 MB CommonJS file has Node scan all of it for its export
+// names first (cjs-module-lexer, behind tsx's loader hooks), ~1.2 CPU-s of this process's 6-7.
+const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 
 /** A declaration file of ours: what the checkout packed into the consumer's node_modules/tribunal. */
 const TRIBUNAL_DECLARATION = /[\\/]node_modules[\\/]tribunal[\\/]/;

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
+import { killAll, startProgram, untilRunning } from '../../support/npm-start.js';
 import type { NpmStart } from '../../support/npm-start.js';
 import { seededState } from '../../support/seed-state.js';
 
@@ -21,7 +21,8 @@ describe('npm start under a burst', () => {
 
   beforeAll(async () => {
     const persist = seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-start-burst-')), 'state'));
-    run = npmStart(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {
+    // npm's own part (its banner, its shell) is start.test.ts's: here its program, without npm's start.
+    run = startProgram(['--port', '0', '--mock-port', '0', '--persist-to', persist, '--no-watch'], {
       LOG_LEVEL: '',
       // Four times wrangler.toml's items in flight: endings (and log lines) come faster, as on a faster machine.
       BATCH_CONCURRENCY: '64',

@@ -16,7 +16,7 @@ import { portIsFree } from '../../../src/cli/ports.js';
 import { PREPARED_WORKER_ENV } from '../../../src/cli/prepared-worker.js';
 import type { CliRun } from '../../support/cli-in-process.js';
 import { runCliInProcess } from '../../support/cli-in-process.js';
-import { killAll, npmStart, untilRunning } from '../../support/npm-start.js';
+import { killAll, npmStart, startProgram, untilRunning } from '../../support/npm-start.js';
 import { WAIT_MS } from '../../support/patience.js';
 
 const TOKEN = 'e2e-token';
@@ -214,7 +214,8 @@ describe('npm start on a taken port', () => {
     try {
       const t0 = Date.now();
       // Spawned: a real process ends only if the refusal left nothing running (a server, a watcher, a timer).
-      const run = npmStart(['--port', String(port), '--mock-port', '0', '--no-watch'], {});
+      // npm start's program without npm, which only waits for it (npm's part is the first describe's).
+      const run = startProgram(['--port', String(port), '--mock-port', '0', '--no-watch'], {});
       expect(await run.exit).toBe(1);
       expect(Date.now() - t0).toBeLessThan(20_000);
       expect(run.output()).toContain(`error: port ${port} (the API) is already in use by another process`);
