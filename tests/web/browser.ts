@@ -43,6 +43,7 @@ export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  '--in-process-gpu',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
@@ -80,7 +81,7 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     const endpoint = await getText(broker);
     if (endpoint.status !== 200) throw new Error(`the e2e run's browser did not start: ${endpoint.text}`);
     const browser = await chromium.connect(endpoint.text);
-    const context = await browser.newContext({ viewport });
+    const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
     return {
       context,
       end: async () => {
@@ -97,6 +98,7 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     args: CHROMIUM_ARGS,
     headless: true,
     viewport,
+    reducedMotion: 'reduce',
   });
   return {
     context,
