@@ -38,7 +38,12 @@ export const CHROMIUM_INSTALLED = existsSync(CHROMIUM);
 export const BROWSER_REQUIRED =
   ((process.env.CI ?? '') !== '' && process.env.CI !== 'false') || process.env.TRIBUNAL_REQUIRE_BROWSER === '1';
 
-/** The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home. */
+/**
+ * The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home, and
+ * the GPU process's work (software compositing with `--disable-gpu`) done inside the browser process: the
+ * same frames without a third process and its IPC (the viewer files, at load 15-22: the browser and GPU
+ * processes 13.8 CPU-s apart, 10.5 in one).
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -74,6 +79,14 @@ function getText(url: string): Promise<{ status: number; text: string }> {
   });
 }
 
+/**
+ * Every context prefers reduced motion, as a reader may: the viewer's CSS then drops its animations
+ * (src/web/app/app.css), among them the pulsing dot of a running pill and the typing dots, which made
+ * Chromium draw a frame every 16 ms for as long as a test waited on a running evaluation (the renderers,
+ * viewer files at load 15-22: 32.2 CPU-s with them, 23.4 without). No test asserts an animation.
+ */
+const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
+
 /** A context of `broker`'s browser (tests/support/browser-broker.ts), or Chromium on a new empty profile. */
 async function openContext(broker: string | undefined): Promise<{ context: BrowserContext; end: () => Promise<void> }> {
   const viewport = { width: 1280, height: 900 };
@@ -81,7 +94,7 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     const endpoint = await getText(broker);
     if (endpoint.status !== 200) throw new Error(`the e2e run's browser did not start: ${endpoint.text}`);
     const browser = await chromium.connect(endpoint.text);
-    const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+    const context = await browser.newContext({ ...CONTEXT_OPTIONS, viewport });
     return {
       context,
       end: async () => {
@@ -97,8 +110,8 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
+    ...CONTEXT_OPTIONS,
     viewport,
-    reducedMotion: 'reduce',
   });
   return {
     context,
