@@ -41,8 +41,8 @@ export const BROWSER_REQUIRED =
 /**
  * The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home, and
  * the GPU process's work (software compositing with `--disable-gpu`) done inside the browser process: the
- * same frames without a third process and its IPC (the viewer files, at load 15-22: the browser and GPU
- * processes 13.8 CPU-s apart, 10.5 in one).
+ * same frames without a third process and its IPC (a page animating for 20 s, at load 23-34: 5.1-5.6 CPU-s
+ * with a GPU process, 4.9-5.1 without; BENCHMARKS.md, 2026-12-07 vwr18).
  */
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -82,8 +82,9 @@ function getText(url: string): Promise<{ status: number; text: string }> {
 /**
  * Every context prefers reduced motion, as a reader may: the viewer's CSS then drops its animations
  * (src/web/app/app.css), among them the pulsing dot of a running pill and the typing dots, which made
- * Chromium draw a frame every 16 ms for as long as a test waited on a running evaluation (the renderers,
- * viewer files at load 15-22: 32.2 CPU-s with them, 23.4 without). No test asserts an animation.
+ * Chromium draw a frame every 16 ms for as long as a test waited on a running evaluation: ~0.1 CPU-s a
+ * second (a page with them for 20 s, at load 23-34: 4.9-5.6 CPU-s; without, 2.8-3.5). No test asserts an
+ * animation; the live debate's page keeps them (viewer.test.ts), so an audit still sees a fade that never lands.
  */
 const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
 
