@@ -38,11 +38,17 @@ export const CHROMIUM_INSTALLED = existsSync(CHROMIUM);
 export const BROWSER_REQUIRED =
   ((process.env.CI ?? '') !== '' && process.env.CI !== 'false') || process.env.TRIBUNAL_REQUIRE_BROWSER === '1';
 
-/** The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home. */
+/**
+ * The flags of every launch: headless, no sandbox (CI containers run as root), nothing phoning home, and
+ * the GPU process's work (software compositing with `--disable-gpu`) done inside the browser process: the
+ * same frames without a third process and its IPC (a page animating for 20 s, at load 23-34: 5.1-5.6 CPU-s
+ * with a GPU process, 4.9-5.1 without; BENCHMARKS.md, 2026-12-07 vwr18).
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
+  '--in-process-gpu',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
@@ -73,6 +79,15 @@ function getText(url: string): Promise<{ status: number; text: string }> {
   });
 }
 
+/**
+ * Every context prefers reduced motion, as a reader may: the viewer's CSS then drops its animations
+ * (src/web/app/app.css), among them the pulsing dot of a running pill and the typing dots, which made
+ * Chromium draw a frame every 16 ms for as long as a test waited on a running evaluation: ~0.1 CPU-s a
+ * second (a page with them for 20 s, at load 23-34: 4.9-5.6 CPU-s; without, 2.8-3.5). No test asserts an
+ * animation; the live debate's page keeps them (viewer.test.ts), so an audit still sees a fade that never lands.
+ */
+const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
+
 /** A context of `broker`'s browser (tests/support/browser-broker.ts), or Chromium on a new empty profile. */
 async function openContext(broker: string | undefined): Promise<{ context: BrowserContext; end: () => Promise<void> }> {
   const viewport = { width: 1280, height: 900 };
@@ -80,7 +95,7 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     const endpoint = await getText(broker);
     if (endpoint.status !== 200) throw new Error(`the e2e run's browser did not start: ${endpoint.text}`);
     const browser = await chromium.connect(endpoint.text);
-    const context = await browser.newContext({ viewport });
+    const context = await browser.newContext({ ...CONTEXT_OPTIONS, viewport });
     return {
       context,
       end: async () => {
@@ -96,6 +111,7 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
+    ...CONTEXT_OPTIONS,
     viewport,
   });
   return {

@@ -228,7 +228,8 @@ export async function expectAccessible(page: Page): Promise<void> {
   const dark = await page.evaluate<boolean>("matchMedia('(prefers-color-scheme: dark)').matches");
   const key = auditKeyOf(page.url(), page.viewportSize()?.width ?? DESKTOP.width, dark ? 'dark' : 'light');
   if (!claimAudit(inject('auditDir'), key)) return;
-  // A message fading in (opacity from 0) reads as low contrast: audit what the reader sees once it has landed.
+  // A message fading in (opacity from 0) reads as low contrast: audit what the reader sees once it has landed (a page
+  // that prefers reduced motion, as the tests' contexts do, has none of the viewer's animations to wait for).
   await page.evaluate(
     `Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))`,
   );

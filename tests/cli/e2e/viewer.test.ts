@@ -75,6 +75,9 @@ describe.skipIf(SKIP_VIEWER)('the viewer in headless Chromium', () => {
 
     it('streams a debate live: messages one by one, then the verdict and the transcript', async () => {
       const page = await rig.browser.page(DESKTOP);
+      // The one page shown with the viewer's animations (every context prefers reduced motion, tests/web/browser.ts):
+      // messages fade in as they arrive, and the audits below see them once they have landed.
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
       await page.addInitScript(TIMELINE_SCRIPT);
       await page.goto(`${viewer.stack.url}/#/new`);
       await expect.poll(() => page.getByLabel('Preset').locator('option').count()).toBeGreaterThan(20);
