@@ -10,16 +10,11 @@
  * deployment sends. The cost is RPCs per attempt (measured with `npm run bench`: BENCHMARKS.md).
  *
  * Why one RPC per turn rather than two per attempt ({@link GateChannel}): an evaluation's asks and releases made in
- * the same turn of the event loop go to the gate in one `exchange`. A call's result makes the evaluation's next
- * call ready in that same turn, so its release and the next call's ask travel together, and a wave's asks go as
- * one. A release waits for nothing else (no slot is held longer than that turn), so the bound and the turns across
- * tenants are as before. A ChatEval debate's 16 gate RPCs (an acquire and a release per attempt) become 9.
- *
- * Why an ask goes after a few promise jobs, not at the turn's end: a timer of 0 fires only once the runtime's event
- * loop has run every event already waiting, and on a busy loop (workerd runs a deployment's objects on one thread
- * locally) that held each call 36 ms at the median before it even asked (`npm run bench:peers`, load 18), on
- * every verdict's critical path. A wave's asks and a result's release come within those jobs, so they still
- * travel together; a release alone still goes at the turn's end.
+ * the same turn of the event loop go to the gate in one `exchange` at its end. A call's result makes the
+ * evaluation's next call ready in that same turn, so its release and the next call's ask travel together, and a
+ * wave's asks go as one. A release waits for nothing else (no slot is held longer than that turn), so the bound
+ * and the turns across tenants are as before. A ChatEval debate's 16 gate RPCs (an acquire and a release per
+ * attempt) become 9.
  *
  * Why shards: one object that every tenant's attempts pass through would be capped by one object's
  * throughput (about 1,000 requests/s, docs/scale.md). The window is split over `ceil(max / 64)` objects
@@ -138,12 +133,6 @@ interface ChannelOf {
   provider: string;
 }
 
-/**
- * Promise jobs an ask waits before its `exchange` goes (4): the pool launches a wave's calls in one loop, so their
- * asks come within the same job or the next, and a result's release comes before the ask it made ready.
- */
-export const ASK_JOBS = 4;
-
 /** An attempt's ask for a slot, waiting for its lease. */
 interface Ask {
   id: string;
@@ -152,23 +141,20 @@ interface Ask {
 }
 
 /**
- * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange`, soon after
- * the first ask ({@link ASK_JOBS} promise jobs) or, with releases only, at the turn's end; an ask the gate cannot
- * grant at once waits its turn through `acquire`.
+ * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange` at its
+ * end; an ask the gate cannot grant at once waits its turn through `acquire`.
  */
 class GateChannel {
   private asks: Ask[] = [];
   private held: GateRelease[] = [];
   private soon: ReturnType<typeof setTimeout> | null = null;
-  /** Whether an ask's flush is due after its promise jobs. */
-  private askDue = false;
 
   constructor(private readonly of: ChannelOf) {}
 
   acquire(id: string, callId: string): Promise<GateLease> {
     return new Promise((resolve) => {
       this.asks.push({ id, callId, resolve });
-      this.flushAfterJobs();
+      this.flushSoon();
     });
   }
 
@@ -185,23 +171,8 @@ class GateChannel {
     this.soon ??= setTimeout(() => void this.flush(), 0);
   }
 
-  /** After {@link ASK_JOBS} promise jobs: the turn's other asks, and the release that made this one ready, go along. */
-  private flushAfterJobs(): void {
-    if (this.askDue) return;
-    this.askDue = true;
-    let left = ASK_JOBS;
-    const job = (): void => {
-      if (--left > 0) queueMicrotask(job);
-      else void this.flush();
-    };
-    queueMicrotask(job);
-  }
-
   private async flush(): Promise<void> {
-    // Whichever comes first takes everything held: an ask's flush goes before the turn's timer can fire.
-    if (this.soon !== null) clearTimeout(this.soon);
     this.soon = null;
-    this.askDue = false;
     const asks = this.asks.splice(0);
     const releases = this.held.splice(0);
     if (asks.length === 0 && releases.length === 0) return;
