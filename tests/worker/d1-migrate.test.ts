@@ -36,3 +36,18 @@ it('replays the schema the migrations make, books included', async () => {
   for (const binding of ['DB', 'DB_01', 'DB_02'])
     expect(await schemaOf(all[binding] as D1Database), binding).toEqual(stepwise);
 });
+
+it('when the fallback fails too, throws both failures with the first as the cause', async () => {
+  // A table the migrations create, already there: the replay (or batch) fails on it, and so does the fallback.
+  const db = all.DB_03 as D1Database;
+  await db.prepare('CREATE TABLE evaluations (id TEXT)').run();
+  const error = await migrate(['DB_03']).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  const { message, cause } = error as Error;
+  expect(message).toMatch(/^D1 migrations failed one by one \(.+\) after the (replay|batch) failed \(.+\)$/);
+  expect(cause).toBeInstanceOf(Error);
+  expect(message).toContain((cause as Error).message);
+});

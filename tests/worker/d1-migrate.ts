@@ -52,7 +52,8 @@ export async function migrate(bindings: readonly string[]): Promise<void> {
  * An empty database gets the snapshot, or else every migration in one D1 batch (one transaction, one round
  * trip) with the `d1_migrations` rows wrangler and `applyD1Migrations` keep, and then serves as the
  * snapshot. A database that already has some tables fails the batch, which leaves nothing behind, and gets
- * `applyD1Migrations` (two round trips and one batch per migration).
+ * `applyD1Migrations` (two round trips and one batch per migration); when that fails too, the error names both
+ * failures and has the first as its cause.
  */
 async function migrateEmpty(db: D1Database, migrations: Migrations): Promise<void> {
   const book = (name: string) => db.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(name);
@@ -68,13 +69,25 @@ async function migrateEmpty(db: D1Database, migrations: Migrations): Promise<voi
       ...migrations.flatMap((m) => [...m.queries.map((q) => db.prepare(q)), book(m.name)]),
     ]);
     migrationPaths.batched += 1;
-  } catch {
-    await applyD1Migrations(db, migrations);
+  } catch (first) {
+    // The fallback's own failure hides why the one batch failed (a transient error there surfaces as "table
+    // evaluations already exists" here): both are thrown, the first as the cause.
+    try {
+      await applyD1Migrations(db, migrations);
+    } catch (second) {
+      throw new Error(
+        `D1 migrations failed one by one (${messageOf(second)}) after the ${known ? 'replay' : 'batch'} failed (${messageOf(first)})`,
+        { cause: first },
+      );
+    }
     migrationPaths.stepwise += 1;
     return;
   }
   snapshot ??= await schemaOf(db, migrations);
 }
+
+/** An error's message, or what was thrown as text. */
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The schema of `db`, just migrated from empty, or undefined when the migrations left rows besides their books. */
 async function schemaOf(db: D1Database, migrations: Migrations): Promise<typeof snapshot> {
