@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { D1Batch } from '../../src/cli/local-migrations.js';
-import type { D1Migrations } from '../../src/cli/worker-options.js';
+import type { D1Migrations, MiniflareOptions } from '../../src/cli/worker-options.js';
 import {
   applyMigrations,
   carryOverLocal,
@@ -72,12 +72,21 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     for (const [i, out] of printed.entries()) expect(out, checked[i]).toContain('No migrations to apply');
   });
 
-  /** What `wrangler d1 migrations apply <binding> --local` prints on the state at `persistTo`. */
+  /**
+   * What `wrangler d1 migrations apply <binding> --local` prints on the state at `persistTo`. wrangler's CLI run as
+   * its bin script runs it (node_modules/wrangler/bin/wrangler.js spawns Node on wrangler-dist/cli.js with these two
+   * flags), without that script's own Node process in between (~0.2 CPU-s a run).
+   */
   const wranglerApply = (binding: string, persistTo: string) =>
     new Promise<string>((resolve, reject) => {
       execFile(
-        join(REPO_ROOT, 'node_modules', '.bin', 'wrangler'),
-        ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo],
+        process.execPath,
+        [
+          '--no-warnings',
+          '--experimental-vm-modules',
+          join(REPO_ROOT, 'node_modules', 'wrangler', 'wrangler-dist', 'cli.js'),
+          ...['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo],
+        ],
         { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
         (error, stdout, stderr) => {
           if (error) reject(new Error(`wrangler failed:\n${stdout}\n${stderr}`));
@@ -126,22 +135,32 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrate-local-')), 'state');
     const tenant = 'tn_migratelocal1';
-    // A state written the one-database way: the control database migrated alone, one evaluation and its verdict
-    // in it, with a value only a bound parameter keeps.
-    await withD1(setup, persistTo, async (batch) => {
+    // One D1-only instance for the whole test: it writes the one-database state, and migrateLocalState is handed
+    // it (its factory) where it would start its own on the same options, a second workerd start for the same
+    // databases. What it asked for is checked to be that instance's options.
+    const options = optionsOn(setup, persistTo);
+    const one = new Miniflare(d1OnlyOptions(options));
+    try {
+      // A state written the one-database way: the control database migrated alone, one evaluation and its verdict
+      // in it, with a value only a bound parameter keeps.
+      const first = d1BatchOver(await one.ready);
       await applyMigrations(
-        batch,
+        first,
         setup.d1.filter((d) => d.binding === 'DB'),
       );
-      await batch('DB', [
+      await first('DB', [
         `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at, winner, confidence)
            VALUES ('ev_migratelocal1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2, 'A', 0.75)`,
       ]);
-    });
-    // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
-    const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
-    const { mf, carried } = await migrateLocalState(optionsOn(setup, persistTo), setup.d1);
-    try {
+      // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
+      const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
+      const asked: MiniflareOptions[] = [];
+      const { mf, carried } = await migrateLocalState(options, setup.d1, {}, (o) => {
+        asked.push(o);
+        return one;
+      });
+      expect(asked).toEqual([d1OnlyOptions(options)]);
+      expect(mf).toBe(one);
       expect(carried).toEqual({ moved: { evaluations: 1 }, done: true });
       const batch = d1BatchOver(await mf.ready);
       const rows = await batch(shard, [
@@ -158,7 +177,7 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       expect(await carryOverLocal(batch, 4)).toEqual({ moved: {}, done: true });
       expect(await applyMigrations(batch, setup.d1)).toEqual([]);
     } finally {
-      await mf.dispose();
+      await one.dispose();
     }
   });
 });
