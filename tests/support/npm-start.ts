@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A running `npm start`. */
 export interface NpmStart {
@@ -24,14 +25,15 @@ export function npmStart(args: readonly string[], env: NodeJS.ProcessEnv): NpmSt
 }
 
 /** The repository's root, where `npm start` runs its script. */
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What `npm start` runs (package.json's `start`). */
 const START_SCRIPT = ['--import', 'tsx', 'src/cli/start.ts'];
 
 /**
  * The program `npm start -- args` runs, without npm: for a test that claims nothing of npm's own part (its
- * banner, SIGTERM through its shell), npm's ~0.5 CPU-s of starting is spared. Same output, exit and handle.
+ * banner, SIGTERM through its shell), npm's ~0.5 CPU-s of starting is spared. The program's own output, exit and handle; not npm's `> tribunal start`
+ * header lines nor its `npm_*` variables, which nothing under src/cli reads.
  */
 export function startProgram(args: readonly string[], env: NodeJS.ProcessEnv): NpmStart {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start?: string } };

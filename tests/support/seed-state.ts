@@ -1,7 +1,7 @@
 /**
  * A migrated, empty local state made once per e2e run, copied for each stack that starts on a fresh
  * state folder. A stack's runtime applies wrangler.toml's D1 migrations before its Worker runs
- * (src/cli/local-migrations.ts): 34 migrations on each of five databases (DB and four shards), about
+ * (src/cli/local-migrations.ts): every migration on each of five databases (DB and four shards), about
  * 2.7 CPU-s of a fresh start's 5.4 at load 12. The run's making process (./worker-prepare.ts) applies them once,
  * with the runtime's own steps (`migrateLocalState`: a Miniflare serving D1 alone, the same batches, then the
  * carry-over into the shards, which leave their marker in D1's folder), and a copy starts as a runtime whose

@@ -13,6 +13,7 @@ import { findStalled } from '../../src/evaluations/job-rows.js';
 import { claimWindow } from '../../src/batches/window-claims.js';
 import { storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
+import { emptyDatabase } from './d1-migrate.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
 const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
@@ -68,6 +69,7 @@ describe('migration 0037: a batch item in flight in its batch', () => {
   it('carries items in flight and waiting over: counted, found waiting and swept', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
+    await emptyDatabase(old);
     for (const m of MIGRATIONS.filter((m) => m.name < '0037')) await old.batch(m.queries.map((q) => old.prepare(q)));
     const tenant = newTestId('tn_batch_open_old');
     const b = await storedBatch(3, { tenant, concurrency: 2, db: old });

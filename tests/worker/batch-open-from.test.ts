@@ -14,6 +14,7 @@ import { claimWindow } from '../../src/batches/window-claims.js';
 import { batchOpenItems } from '../../src/evaluations/batch-open.js';
 import { storedBatch, succeededWrite } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
+import { emptyDatabase } from './d1-migrate.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
 const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
@@ -137,6 +138,7 @@ describe('migration 0040: a batch item open without an index entry', () => {
   it('carries open batches over: open_from at their first open item, counted, found waiting and swept', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
+    await emptyDatabase(old);
     for (const m of MIGRATIONS.filter((m) => m.name < '0040')) await old.batch(m.queries.map((q) => old.prepare(q)));
     const tenant = newTestId('tn_open_from_old');
     const b = await storedBatch(4, { tenant, concurrency: 3, db: old });

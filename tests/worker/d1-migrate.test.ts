@@ -6,7 +6,7 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { migrate, migrationPaths } from './d1-migrate.js';
+import { emptyDatabase, migrate, migrationPaths } from './d1-migrate.js';
 
 const all = env as unknown as Record<string, D1Database> & { TEST_MIGRATIONS: Parameters<typeof applyD1Migrations>[1] };
 
@@ -40,17 +40,8 @@ it('replays the schema the migrations make, books included', async () => {
 it('when the fallback fails too, throws both failures with the first as the cause', async () => {
   // A table the migrations create, already there: the replay (or batch) fails on it, and so does the fallback.
   const db = all.DB_03 as D1Database;
-  // DB_03 from empty: a shards file earlier in this runtime may have left its schema there.
-  const { results } = await db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB '_cf_*'",
-    )
-    .all<{ name: string }>();
-  await db.batch([
-    db.prepare('PRAGMA defer_foreign_keys = on'),
-    ...results.map((t) => db.prepare(`DROP TABLE "${t.name.replaceAll('"', '""')}"`)),
-    db.prepare('CREATE TABLE evaluations (id TEXT)'),
-  ]);
+  await emptyDatabase(db);
+  await db.prepare('CREATE TABLE evaluations (id TEXT)').run();
   const error = await migrate(['DB_03']).then(
     () => undefined,
     (e: unknown) => e,

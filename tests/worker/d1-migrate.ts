@@ -108,3 +108,21 @@ async function schemaOf(db: D1Database, migrations: Migrations): Promise<typeof 
     .map(({ o }) => o);
   return { objects, books: migrations.map((m) => m.name) };
 }
+
+/**
+ * Drops every table of `db` (foreign keys deferred, so parents go with their children's rows): a file that builds
+ * a shard's binding from an old migration starts from empty even if `reset()` left an earlier file's schema there,
+ * as seen twice on `DB_03` under load without a known cause.
+ */
+export async function emptyDatabase(db: D1Database): Promise<void> {
+  const { results } = await db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB '_cf_*'",
+    )
+    .all<{ name: string }>();
+  if (results.length === 0) return;
+  await db.batch([
+    db.prepare('PRAGMA defer_foreign_keys = on'),
+    ...results.map((t) => db.prepare(`DROP TABLE "${t.name.replaceAll('"', '""')}"`)),
+  ]);
+}

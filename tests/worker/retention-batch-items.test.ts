@@ -12,6 +12,7 @@ import { sweepRetention } from '../../src/retention/sweep.js';
 import { eraseBatchItemsDue } from '../../src/retention/batch-items.js';
 import { storedBatch, succeededWrite } from './batches-support.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
+import { emptyDatabase } from './d1-migrate.js';
 import { newTenant } from './tenants-helpers.js';
 import { endedEvaluation } from './webhooks-helpers.js';
 
@@ -172,6 +173,7 @@ describe('a batch item past its retention', () => {
   it('carries completed batches over: those with items left are due with their batch, the others need no visit', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
+    await emptyDatabase(old);
     for (const m of MIGRATIONS.filter((m) => m.name < '0041')) await old.batch(m.queries.map((q) => old.prepare(q)));
     const now = Date.now();
     const tenant = newTestId('tn_ret_items_old');

@@ -8,6 +8,7 @@
 import type { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { emptyDatabase } from './d1-migrate.js';
 import { testEnv } from './helpers.js';
 
 type Migrations = Parameters<typeof applyD1Migrations>[1];
@@ -40,6 +41,7 @@ async function indexNames(): Promise<string[]> {
 
 describe('migration 0034: evaluations without rowid', () => {
   it('carries rows and their children over, keeps every index, and a new row writes one D1 row fewer', async () => {
+    await emptyDatabase(db);
     await apply((name) => name < '0034');
     const before = await indexNames();
     const old = await insertRow('ev_rowid_old1').run();

@@ -15,7 +15,7 @@ import { seededState } from '../../support/seed-state.js';
 
 const ITEMS = 500;
 
-describe('npm start under a burst', () => {
+describe("npm start's program under a burst", () => {
   let run: NpmStart;
   let url: string;
 
