@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/annotation-queues/schemas.js';
 import type { Alignment } from '../../src/align/schemas.js';
 import type { Evaluation } from '../../src/evaluations/schemas.js';
+import { seedOf, splitOf } from '../../src/align/core.js';
+import { bandOf } from '../../src/engine/thresholds.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -119,7 +121,18 @@ describe('aligning a pointwise rubric by thresholds', { timeout: TEST_MS + WAIT_
     expect(ev.status, await ev.clone().text()).toBe(200);
     const verdict = (await ev.json<Evaluation>()).verdict;
     expect(verdict?.aspects?.map((a) => a.score)).toEqual([4, 4]);
-    expect(verdict?.label).toEqual({ score: 3, aspects: { clarity: 3, accuracy: 3 } });
+    // The label is the version's own cut-offs applied to the judge's scores (the score's 4 included).
+    const cuts = v2.thresholds;
+    const band = (c: readonly number[] | undefined) => bandOf(c ?? [], 1, 4);
+    expect(verdict?.label).toEqual({
+      score: band(cuts?.score),
+      aspects: { clarity: band(cuts?.aspects?.clarity), accuracy: band(cuts?.aspects?.accuracy) },
+    });
+    // Those cut-offs read a 4 as the humans' 3 when the learning half held a judge's 4 (a human's 3). The split follows
+    // the job's random id (src/align/core.ts): about 1 id in 120 leaves all six such items held out, and a cut-off
+    // learned without any 4 between the 3s and the 5s may fall below it.
+    if (splitOf(30, 0.5, seedOf(done.id)).learn.some((i) => item(i).human === 3))
+      expect(verdict?.label).toEqual({ score: 3, aspects: { clarity: 3, accuracy: 3 } });
   });
 
   it('auto picks thresholds for a pointwise rubric; few-shot there is a 400 naming method', async () => {
