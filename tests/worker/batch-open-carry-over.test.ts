@@ -5,18 +5,14 @@
  * admission's count, the waiting evaluations and the sweeper read a batch's handed-over items there. An existing
  * database carries over: items in flight or waiting when the migration runs are counted and swept as before.
  */
-import type { applyD1Migrations } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { admit, admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
 import { claimWindow } from '../../src/batches/window-claims.js';
 import { storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
-import { emptyDatabase } from './d1-migrate.js';
+import { olderDatabase } from './d1-migrate.js';
 
-type Migrations = Parameters<typeof applyD1Migrations>[1];
-const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
 const db = testEnv.DB;
 
 /** Ends `id` as its final write would (status and `finished_at`). */
@@ -68,9 +64,7 @@ describe('migration 0037: a batch item in flight in its batch', () => {
 
   it('carries items in flight and waiting over: counted, found waiting and swept', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
-    const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
-    await emptyDatabase(old);
-    for (const m of MIGRATIONS.filter((m) => m.name < '0037')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    const { db: old, carryOver } = await olderDatabase('0037');
     const tenant = newTestId('tn_batch_open_old');
     const b = await storedBatch(3, { tenant, concurrency: 2, db: old });
     const [first = '', second = ''] = b.items;
@@ -81,7 +75,7 @@ describe('migration 0037: a batch item in flight in its batch', () => {
       .bind(Date.now(), Date.now(), Date.now(), first)
       .run();
 
-    for (const m of MIGRATIONS.filter((m) => m.name >= '0037')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    await carryOver();
     const { results } = await old
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'evaluations'`)
       .all<{ name: string }>();

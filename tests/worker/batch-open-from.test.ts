@@ -5,8 +5,6 @@
  * the first position that has not ended. The admission's count, the waiting evaluations and the sweeper read the
  * same items as before, items ending out of order included; an existing database carries over.
  */
-import type { applyD1Migrations } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { admit, admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { findStalled } from '../../src/evaluations/job-rows.js';
@@ -14,10 +12,8 @@ import { claimWindow } from '../../src/batches/window-claims.js';
 import { batchOpenItems } from '../../src/evaluations/batch-open.js';
 import { storedBatch, succeededWrite } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
-import { emptyDatabase } from './d1-migrate.js';
+import { olderDatabase } from './d1-migrate.js';
 
-type Migrations = Parameters<typeof applyD1Migrations>[1];
-const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
 const db = testEnv.DB;
 const HOUR = 3_600_000;
 
@@ -137,9 +133,7 @@ describe('migration 0040: a batch item open without an index entry', () => {
 
   it('carries open batches over: open_from at their first open item, counted, found waiting and swept', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
-    const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
-    await emptyDatabase(old);
-    for (const m of MIGRATIONS.filter((m) => m.name < '0040')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    const { db: old, carryOver } = await olderDatabase('0040');
     const tenant = newTestId('tn_open_from_old');
     const b = await storedBatch(4, { tenant, concurrency: 3, db: old });
     const [first = '', second = '', third = ''] = b.items;
@@ -155,7 +149,7 @@ describe('migration 0040: a batch item open without an index entry', () => {
       .bind(now, now, now, second)
       .run();
 
-    for (const m of MIGRATIONS.filter((m) => m.name >= '0040')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    await carryOver();
     const { results } = await old
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'evaluations'`)
       .all<{ name: string }>();

@@ -4,17 +4,13 @@
  * every ending and every slot taken) reads the tenant's own open batches, not every open batch of the shard. Its rows
  * read do not grow with the open batches of other tenants; an existing database carries over.
  */
-import type { applyD1Migrations } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { admit, admitNextStatement, admitStatement, admittedBy, slotCounts } from '../../src/evaluations/admission.js';
 import { claimWindow } from '../../src/batches/window-claims.js';
 import { storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
-import { emptyDatabase } from './d1-migrate.js';
+import { olderDatabase } from './d1-migrate.js';
 
-type Migrations = Parameters<typeof applyD1Migrations>[1];
-const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
 const db = testEnv.DB;
 
 /** Inserts `n` open batches of `tenant` (one statement), each with a window of handed-over positions. */
@@ -56,9 +52,7 @@ describe("migration 0042: the admission reads its tenant's open batches", () => 
 
   it('carries an existing database over: the index by tenant, open batches counted and admitted as before', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
-    const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
-    await emptyDatabase(old);
-    for (const m of MIGRATIONS.filter((m) => m.name < '0042')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    const { db: old, carryOver } = await olderDatabase('0042');
     const tenant = newTestId('tn_open_by_tenant_old');
     const b = await storedBatch(3, { tenant, concurrency: 2, db: old });
     const [first = '', second = ''] = b.items;
@@ -66,7 +60,7 @@ describe("migration 0042: the admission reads its tenant's open batches", () => 
     expect(await admit(old, first, 1, Date.now())).toBe('admitted');
     await openBatchesOf(old, newTestId('tn_open_by_tenant_old_other'), 50);
 
-    for (const m of MIGRATIONS.filter((m) => m.name >= '0042')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    await carryOver();
     const index = await old
       .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'batches_open'`)
       .first<{ sql: string }>();

@@ -126,3 +126,20 @@ export async function emptyDatabase(db: D1Database): Promise<void> {
     ...results.map((t) => db.prepare(`DROP TABLE "${t.name.replaceAll('"', '""')}"`)),
   ]);
 }
+
+/**
+ * A database as an older deployment left it: a shard's binding (`DB_03`, which no code of the worker project reaches
+ * at `D1_SHARDS` 0) emptied, then given every migration named below `first` (e.g. `'0042'`), each in one batch as
+ * wrangler applies a file. `carryOver()` applies `first` and every later one the same way.
+ */
+export async function olderDatabase(first: string): Promise<{ db: D1Database; carryOver: () => Promise<void> }> {
+  const all = env as unknown as Record<string, unknown> & { TEST_MIGRATIONS: Migrations };
+  const db = all.DB_03 as D1Database;
+  const apply = async (pick: (name: string) => boolean) => {
+    for (const m of all.TEST_MIGRATIONS.filter((m) => pick(m.name)))
+      await db.batch(m.queries.map((q) => db.prepare(q)));
+  };
+  await emptyDatabase(db);
+  await apply((name) => name < first);
+  return { db, carryOver: () => apply((name) => name >= first) };
+}

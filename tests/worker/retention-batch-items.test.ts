@@ -4,22 +4,18 @@
  * index entry. A tenant that stores no content still has its batch items' content erased by the sweep. Time is the
  * `now` the sweep is given and the rows' own timestamps, never a sleep.
  */
-import type { applyD1Migrations } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/config/bindings.js';
 import { sweepRetention } from '../../src/retention/sweep.js';
 import { eraseBatchItemsDue } from '../../src/retention/batch-items.js';
 import { storedBatch, succeededWrite } from './batches-support.js';
 import { drainAlarms, newTestId, testEnv } from './helpers.js';
-import { emptyDatabase } from './d1-migrate.js';
+import { olderDatabase } from './d1-migrate.js';
 import { newTenant } from './tenants-helpers.js';
 import { endedEvaluation } from './webhooks-helpers.js';
 
 afterEach(drainAlarms);
 
-type Migrations = Parameters<typeof applyD1Migrations>[1];
-const MIGRATIONS = (env as unknown as { TEST_MIGRATIONS: Migrations }).TEST_MIGRATIONS;
 const DAY = 86_400_000;
 const db = testEnv.DB;
 
@@ -172,9 +168,7 @@ describe('a batch item past its retention', () => {
 
   it('carries completed batches over: those with items left are due with their batch, the others need no visit', async () => {
     // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
-    const old = (testEnv as unknown as { DB_03: D1Database }).DB_03;
-    await emptyDatabase(old);
-    for (const m of MIGRATIONS.filter((m) => m.name < '0041')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    const { db: old, carryOver } = await olderDatabase('0041');
     const now = Date.now();
     const tenant = newTestId('tn_ret_items_old');
     const left = await storedBatch(2, { tenant, db: old });
@@ -190,7 +184,7 @@ describe('a batch item past its retention', () => {
       old.prepare('UPDATE evaluations SET deleted_at = ? WHERE batch_id = ?').bind(now - DAY, gone.id),
     ]);
 
-    for (const m of MIGRATIONS.filter((m) => m.name >= '0041')) await old.batch(m.queries.map((q) => old.prepare(q)));
+    await carryOver();
     const marks = await old
       .prepare(
         'SELECT id, items_erased_below AS below, items_erased_at AS at FROM batches WHERE id IN (?, ?) ORDER BY id',
