@@ -63,7 +63,6 @@ describe('migration 0037: a batch item in flight in its batch', () => {
   });
 
   it('carries items in flight and waiting over: counted, found waiting and swept', async () => {
-    // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const { db: old, carryOver } = await olderDatabase('0037');
     const tenant = newTestId('tn_batch_open_old');
     const b = await storedBatch(3, { tenant, concurrency: 2, db: old });

@@ -132,7 +132,6 @@ describe('migration 0040: a batch item open without an index entry', () => {
   });
 
   it('carries open batches over: open_from at their first open item, counted, found waiting and swept', async () => {
-    // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const { db: old, carryOver } = await olderDatabase('0040');
     const tenant = newTestId('tn_open_from_old');
     const b = await storedBatch(4, { tenant, concurrency: 3, db: old });

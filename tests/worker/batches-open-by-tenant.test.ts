@@ -51,7 +51,6 @@ describe("migration 0042: the admission reads its tenant's open batches", () => 
   });
 
   it('carries an existing database over: the index by tenant, open batches counted and admitted as before', async () => {
-    // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const { db: old, carryOver } = await olderDatabase('0042');
     const tenant = newTestId('tn_open_by_tenant_old');
     const b = await storedBatch(3, { tenant, concurrency: 2, db: old });

@@ -167,7 +167,6 @@ describe('a batch item past its retention', () => {
   });
 
   it('carries completed batches over: those with items left are due with their batch, the others need no visit', async () => {
-    // A shard's binding, unused in this project (it runs with `D1_SHARDS` 0): a database of this file's own.
     const { db: old, carryOver } = await olderDatabase('0041');
     const now = Date.now();
     const tenant = newTestId('tn_ret_items_old');
