@@ -80,11 +80,15 @@ export function claimWindowStatements(
   token: string = crypto.randomUUID(),
 ): ClaimStatements {
   const key = 'batchId' in target ? target.batchId : target.evaluationId;
-  const which = 'batchId' in target ? '?' : '(SELECT batch_id FROM evaluations WHERE id = ?)';
+  // The batch's id, from its key bound as parameter `p` (`?`, or a numbered `?1`).
+  const whichAt = (p: string) => ('batchId' in target ? p : `(SELECT batch_id FROM evaluations WHERE id = ${p})`);
+  const which = whichAt('?');
+  // The claimed range's queued items of batch `b`.
+  const inRange = `e.batch_id = b.id AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'`;
   // The claim's own token: the read finds the range only if this UPDATE (or the ending's count with the same
   // token, ./progress.ts) wrote it, not an older claim.
-  const claimed = `FROM batches b JOIN evaluations e ON e.batch_id = b.id
-         WHERE b.id = ${which} AND b.claim_token = ? AND e.batch_seq >= b.sent_from AND e.batch_seq < b.sent AND e.status = 'queued'
+  const claimed = `FROM batches b JOIN evaluations e ON ${inRange}
+         WHERE b.id = ${which} AND b.claim_token = ?
          ORDER BY e.batch_seq`;
   const statements = [
     db
@@ -101,9 +105,8 @@ export function claimWindowStatements(
         `SELECT b.id AS batch_id, b.budget IS NOT NULL AND b.completed_at IS NULL AS budgeted, e.id, e.tenant, e.method,
            ${configSql('e')} AS config, ${taskSql('e')} AS task, e.tier, e.flex_fallback,
            ${rubricContentSql('e')} AS rubric, ${hitColumns('e')}, ${cacheEntrySql('e')} AS cache_entry
-         FROM batches b LEFT JOIN evaluations e ON b.claim_token = ?2 AND e.batch_id = b.id AND e.batch_seq >= b.sent_from
-           AND e.batch_seq < b.sent AND e.status = 'queued'
-         WHERE b.id = ${which.replace('?', '?1')} AND (b.claim_token = ?2 OR b.budget IS NOT NULL AND b.completed_at IS NULL)
+         FROM batches b LEFT JOIN evaluations e ON b.claim_token = ?2 AND ${inRange}
+         WHERE b.id = ${whichAt('?1')} AND (b.claim_token = ?2 OR b.budget IS NOT NULL AND b.completed_at IS NULL)
          ORDER BY e.batch_seq`,
       )
       .bind(key, token),
