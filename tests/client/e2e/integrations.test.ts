@@ -8,7 +8,16 @@
  * real `promptfoo eval` (0.121.20, installed apart in bench/peers) through the provider file.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
@@ -64,21 +73,23 @@ const consumer = join(dir, 'consumer');
 let stack: LocalStack | undefined;
 let env: Record<string, string> = {};
 
-/**
- * A consumer's lockfile (v3) with Tribunal from `tarball` (a path relative to the consumer) and its
- * production dependencies resolved exactly as this checkout's package-lock.json resolves them.
- */
-function consumerLock(tarballPath: string, tarball: string): object {
-  interface Entry {
-    version?: string;
-    dependencies?: Record<string, string>;
-  }
-  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, Entry>;
+interface LockEntry {
+  version?: string;
+  dependencies?: Record<string, string>;
+}
+
+/** This checkout's package-lock.json. */
+function checkoutLock(): { packages: Record<string, LockEntry> } {
+  return JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
   };
-  const root = lock.packages[''] ?? {};
-  const packages: Record<string, object> = {};
-  const queue = Object.keys(root.dependencies ?? {});
+}
+
+/** `names` and everything they depend on, as this checkout's package-lock.json resolves them: entries by lock key. */
+function lockClosure(names: readonly string[]): Record<string, LockEntry> {
+  const lock = checkoutLock();
+  const packages: Record<string, LockEntry> = {};
+  const queue = [...names];
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
     const key = `node_modules/${name}`;
     if (key in packages) continue;
@@ -87,6 +98,16 @@ function consumerLock(tarballPath: string, tarball: string): object {
     packages[key] = entry;
     queue.push(...Object.keys(entry.dependencies ?? {}));
   }
+  return packages;
+}
+
+/**
+ * A consumer's lockfile (v3) with Tribunal from `tarball` (a path relative to the consumer) and its
+ * production dependencies resolved exactly as this checkout's package-lock.json resolves them.
+ */
+function consumerLock(tarballPath: string, tarball: string): object {
+  const root = checkoutLock().packages[''] ?? {};
+  const packages: Record<string, object> = lockClosure(Object.keys(root.dependencies ?? {}));
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarballPath)).digest('base64')}`;
   packages['node_modules/tribunal'] = {
     version: root.version,
@@ -96,6 +117,37 @@ function consumerLock(tarballPath: string, tarball: string): object {
   };
   packages[''] = { name: 'consumer', dependencies: { tribunal: `file:${tarball}` } };
   return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
+}
+
+/**
+ * The packages the shipped files import by name (`zod`, `@scope/pkg`; not relative paths nor `node:`
+ * built-ins): every `from '…'`, `import '…'` and `import("…")` of the JavaScript and declarations, comments aside.
+ */
+function packagesImported(root: string, files: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const file of files.filter((f) => /\.(js|d\.ts)$/.test(f))) {
+    const code = readFileSync(join(root, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    // A statement's `from` (its names hold no quote), a bare `import '…'`, a declaration's `import("…")`.
+    const specifiers =
+      /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+    for (const m of code.matchAll(specifiers)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? '';
+      if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+      const [first = '', second = ''] = spec.split('/');
+      names.add(first.startsWith('@') ? `${first}/${second}` : first);
+    }
+  }
+  return [...names].sort();
+}
+
+/** The packages installed at the top of `nodeModules` (`name`, `@scope/name`). */
+function installedPackages(nodeModules: string): string[] {
+  return readdirSync(nodeModules)
+    .filter((d) => !d.startsWith('.'))
+    .flatMap((d) => (d.startsWith('@') ? readdirSync(join(nodeModules, d)).map((n) => `${d}/${n}`) : [d]))
+    .sort();
 }
 
 function link(name: string, target: string): void {
@@ -142,7 +194,23 @@ beforeAll(async () => {
     cwd: consumer,
   });
   expect(install.code, install.stderr).toBe(0);
-  expect(existsSync(join(consumer, 'node_modules', 'tribunal', 'dist', 'client', 'client', 'index.js'))).toBe(true);
+  const shipped = join(consumer, 'node_modules', 'tribunal');
+  expect(existsSync(join(shipped, 'dist', 'client', 'client', 'index.js'))).toBe(true);
+  // What a consumer gets: the package's `dependencies` are exactly the packages its JavaScript and declarations
+  // import (the Worker's libraries are bundled by wrangler, not installed with the client), and npm put those and
+  // what they depend on beside it, nothing else (the SDK and Node's types are linked in below, after this check).
+  const imported = packagesImported(
+    shipped,
+    packed!.files.map((f) => f.path),
+  );
+  const manifest = JSON.parse(readFileSync(join(shipped, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  expect(Object.keys(manifest.dependencies ?? {}).sort(), "the packed package.json's dependencies").toEqual(imported);
+  expect(installedPackages(join(consumer, 'node_modules')), "the consumer's node_modules").toEqual(
+    ['tribunal', ...Object.keys(lockClosure(imported)).map((k) => k.slice('node_modules/'.length))].sort(),
+  );
+  expect(existsSync(join(shipped, 'node_modules')), 'nothing nested under tribunal').toBe(false);
   stack = await starting;
   writeFileSync(
     join(consumer, 'tsconfig.json'),
