@@ -68,11 +68,31 @@ export function d1OnlyOptions(options: MiniflareOptions): MiniflareOptions {
   };
 }
 
-/** Batches on the D1-only instance serving at `url` ({@link d1OnlyOptions}). */
+/**
+ * A batch whose exchange with the D1-only instance broke (no answer read: the connection failed or closed),
+ * unlike D1's own error, which comes answered. Whether the batch ran is not known.
+ */
+export class D1ConnectionError extends Error {
+  constructor(binding: string, cause: unknown) {
+    super(`no answer from the local D1 (${binding}): ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+/**
+ * Batches on the D1-only instance serving at `url` ({@link d1OnlyOptions}); a broken exchange rejects with
+ * {@link D1ConnectionError}, D1's own error with its message.
+ */
 export function d1BatchOver(url: URL): D1Batch {
   return async (binding, statements) => {
-    const r = await fetch(url, { method: 'POST', body: JSON.stringify({ binding, statements }) });
-    const body = (await r.json()) as Record<string, unknown>[][] | { error: string };
+    let text: string;
+    try {
+      text = await (await fetch(url, { method: 'POST', body: JSON.stringify({ binding, statements }) })).text();
+    } catch (e) {
+      throw new D1ConnectionError(binding, e);
+    }
+    const body = JSON.parse(text) as Record<string, unknown>[][] | { error: string };
     if ('error' in body) throw new Error(body.error);
     return body;
   };
@@ -99,12 +119,40 @@ export async function applyMigrations(batch: D1Batch, databases: readonly D1Migr
       try {
         await batch(d.binding, statements);
       } catch (e) {
-        throw new Error(`D1 migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`D1 migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
       applied.push(name);
     }
   }
   return applied;
+}
+
+/**
+ * How many times at most {@link migrateLocalState} takes its steps when batches' exchanges break: a break is
+ * rare (a starved process), and a runtime that is gone breaks each take at its first batch.
+ */
+export const STEP_ATTEMPTS = 4;
+
+/**
+ * `steps`, taken again (at most {@link STEP_ATTEMPTS} times in all) when a batch's exchange broke
+ * ({@link D1ConnectionError}): workerd closes a kept-alive connection idle for 5 s, and a process starved for
+ * longer (a low-priority one on a loaded machine) sends its next batch on the closed socket ("fetch failed:
+ * other side closed"). The steps resume where they stand: a migration's batch records it in the same
+ * transaction, and the carry-over is resumable. D1's own errors, and a last broken exchange, reject.
+ */
+async function takenAgainIfUnreached<T>(steps: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++)
+    try {
+      return await steps();
+    } catch (e) {
+      if (attempt >= STEP_ATTEMPTS || !unreached(e)) throw e;
+    }
+}
+
+/** Whether `e` or one of its causes is a {@link D1ConnectionError}. */
+function unreached(e: unknown): boolean {
+  for (let c = e; c instanceof Error; c = c.cause) if (c instanceof D1ConnectionError) return true;
+  return false;
 }
 
 /** Makes a Miniflare instance (a test counts the starts with its own). */
@@ -130,8 +178,10 @@ export async function migrateLocalState(
   const mf = create({ ...d1OnlyOptions(options), ...extra });
   try {
     const batch = d1BatchOver(await mf.ready);
-    await applyMigrations(batch, migrations);
-    const carried = await carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS);
+    const carried = await takenAgainIfUnreached(async () => {
+      await applyMigrations(batch, migrations);
+      return carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS);
+    });
     markMigrated(options, migrations);
     return { mf, carried };
   } catch (e) {

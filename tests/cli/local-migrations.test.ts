@@ -7,10 +7,13 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { D1Batch } from '../../src/cli/local-migrations.js';
+import type { MiniflareInstance } from '../../src/cli/worker-options.js';
 import type { D1Migrations, MiniflareOptions } from '../../src/cli/worker-options.js';
 import {
   applyMigrations,
@@ -18,6 +21,7 @@ import {
   d1BatchOver,
   d1OnlyOptions,
   migrateLocalState,
+  STEP_ATTEMPTS,
 } from '../../src/cli/local-migrations.js';
 import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-buckets.js';
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/worker-bundle.js';
@@ -42,6 +46,55 @@ async function withD1<T>(setup: WorkerSetup, persistTo: string, use: (batch: D1B
   } finally {
     await mf.dispose();
   }
+}
+
+/**
+ * `mf` seen through a proxy that breaks the exchanges `before` picks (the connection closed, the batch never
+ * sent on: a socket workerd closed while this process was starved) and those `after` picks (closed once the
+ * batch ran: its answer lost), each by its number (from 1, in order of arrival) and body; `broke` lists the
+ * numbers broken. Disposing of it stops the proxy only.
+ */
+async function breaking(
+  mf: MiniflareInstance,
+  before: (n: number, body: string) => boolean,
+  after: (n: number, body: string) => boolean,
+): Promise<{ proxied: MiniflareInstance; broke: number[] }> {
+  const target = await mf.ready;
+  let n = 0;
+  const broke: number[] = [];
+  const server = createServer((req, res) => {
+    const i = ++n;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const cut = () => {
+        broke.push(i);
+        req.socket.destroy();
+      };
+      if (before(i, body)) {
+        cut();
+        return;
+      }
+      void fetch(target, { method: 'POST', body }).then(async (r) => {
+        const text = await r.text();
+        if (after(i, body)) cut();
+        else res.writeHead(r.status, { 'content-type': 'application/json' }).end(text);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  const proxied: MiniflareInstance = {
+    ready: Promise.resolve(url),
+    setOptions: (o) => mf.setOptions(o),
+    unsafeGetDirectURL: (name) => mf.unsafeGetDirectURL(name),
+    dispose: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return { proxied, broke };
 }
 
 // Wrangler processes, each starting workerd: one after another, the first test took over 60 s at load 17-20
@@ -131,7 +184,7 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
 
   // npm start's carry-over too: one state, one instance, where a test each migrated every database anew (205
   // batches) on an instance of its own.
-  it("migrateLocalState (the runtime's and the e2e seed's steps) migrates, carries a one-database state's rows over into D1_SHARDS' shards once, and leaves D1 served", async () => {
+  it("migrateLocalState (the runtime's and the e2e seed's steps) migrates, carries a one-database state's rows over into D1_SHARDS' shards once, and leaves D1 served, taking its steps again when an exchange breaks", async () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrate-local-')), 'state');
     const tenant = 'tn_migratelocal1';
@@ -154,15 +207,24 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       ]);
       // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
       const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
+      // Three exchanges break on the way: a shard's first migration never sent, a later one's and the carry-over's
+      // first copy's answers lost once they ran. The steps are taken again from where they stand: nothing twice.
+      let copies = 0;
+      const { proxied, broke } = await breaking(
+        one,
+        (n) => n === 3,
+        (n, body) => n === 60 || (body.includes('INSERT OR IGNORE INTO \\"evaluations\\"') && ++copies === 1),
+      );
       const asked: MiniflareOptions[] = [];
       const { mf, carried } = await migrateLocalState(options, setup.d1, {}, (o) => {
         asked.push(o);
-        return one;
+        return proxied;
       });
+      expect(broke).toHaveLength(3);
       expect(asked).toEqual([d1OnlyOptions(options)]);
-      expect(mf).toBe(one);
+      expect(mf).toBe(proxied);
       expect(carried).toEqual({ moved: { evaluations: 1 }, done: true });
-      const batch = d1BatchOver(await mf.ready);
+      const batch = d1BatchOver(await one.ready);
       const rows = await batch(shard, [
         "SELECT id, config FROM evaluations WHERE id = 'ev_migratelocal1'",
         "SELECT count(*) AS n FROM evaluations WHERE id = 'ev_migratelocal1' AND confidence IS NOT NULL",
@@ -176,6 +238,16 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       // Once: npm start's carry-over again moves nothing, and every database's migrations are in.
       expect(await carryOverLocal(batch, 4)).toEqual({ moved: {}, done: true });
       expect(await applyMigrations(batch, setup.d1)).toEqual([]);
+      // Every exchange broken (a runtime gone): each take breaks at its first batch, and the last break rejects.
+      const gone = await breaking(
+        one,
+        () => true,
+        () => false,
+      );
+      await expect(migrateLocalState(options, setup.d1, {}, () => gone.proxied)).rejects.toThrow(
+        /^no answer from the local D1 \(DB\): fetch failed/,
+      );
+      expect(gone.broke).toEqual(Array.from({ length: STEP_ATTEMPTS }, (_, i) => i + 1));
     } finally {
       await one.dispose();
     }
