@@ -15,7 +15,7 @@ import type { AnyMethod } from '../../src/engine/method.js';
 import type { EngineState } from '../../src/engine/state.js';
 import { applyResult, createEvaluation, outcome } from '../../src/engine/protocol.js';
 import { transcriptOf } from '../../src/engine/ledger.js';
-import { METHODS } from '../../src/engine/registry.js';
+import { METHODS, parsedMethodConfig } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
 import type { Bindings } from '../../src/config/bindings.js';
@@ -174,7 +174,7 @@ export class EvaluationInstance {
     }
     let state = createEvaluation(
       method,
-      JSON.parse(meta.config) as EngineState['config'],
+      parsedMethodConfig(meta.config),
       JSON.parse(meta.task) as Task,
       meta.rubric ? (JSON.parse(meta.rubric) as RubricContent) : undefined,
     );

@@ -10,10 +10,9 @@
  */
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import { EngineInputError } from '../../src/engine/errors.js';
-import { getMethod } from '../../src/engine/registry.js';
+import { getMethod, parsedMethodConfig } from '../../src/engine/registry.js';
 import type { Task } from '../../src/engine/task.js';
 import type { RubricContent } from '../../src/engine/rubric.js';
-import type { EngineState } from '../../src/engine/state.js';
 import type { EvaluationError } from '../../src/evaluations/live-events.js';
 import { log, logs, messageOf } from '../../src/log/log.js';
 import type { StatusResult } from '../../src/evaluations/rpc.js';
@@ -167,7 +166,7 @@ export class Lifecycle {
       const method = getMethod(job.method);
       const state = createEvaluation(
         method,
-        JSON.parse(job.config) as EngineState['config'],
+        parsedMethodConfig(job.config),
         JSON.parse(job.task) as Task,
         job.rubric ? (JSON.parse(job.rubric) as RubricContent) : undefined,
       );

@@ -166,6 +166,26 @@ export function resolveMethodConfig(
   return config;
 }
 
+/** Configs parsed from their stored JSON lately, by that text; frozen, since every evaluation that runs one shares it. */
+const parsedConfigs = new Map<string, EngineState['config']>();
+
+/**
+ * The config an evaluation stored as JSON (what {@link resolveMethodConfig} gave, serialised): parsed once per text
+ * and frozen, like a resolved one, so the evaluations of one judge share one parse. Each evaluation's object parsed
+ * its config (up to 6 KB) on its start and on every replay; it was the largest parse of a single-call verdict.
+ * Remembers {@link RESOLVED_MAX} texts, cleared when full.
+ * @throws SyntaxError when `json` is not JSON.
+ */
+export function parsedMethodConfig(json: string): EngineState['config'] {
+  let config = parsedConfigs.get(json);
+  if (config === undefined) {
+    config = deepFreeze(JSON.parse(json) as EngineState['config']);
+    if (parsedConfigs.size >= RESOLVED_MAX) parsedConfigs.clear();
+    parsedConfigs.set(json, config);
+  }
+  return config;
+}
+
 function parseMethodConfig(
   preset: string | undefined,
   overrides: Record<string, unknown> | undefined,
