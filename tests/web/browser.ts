@@ -181,7 +181,8 @@ export async function launchBrowser(broker?: string): Promise<TestBrowser> {
       await close();
       return;
     }
-    for (const [event, listener] of k.added.splice(0)) page.off(event as 'console', listener);
+    const off = page.off.bind(page) as (event: string, listener: Listener) => Page;
+    for (const [event, listener] of k.added.splice(0)) off(event, listener);
     try {
       if (k.origins.has(new URL(page.url()).origin)) await page.evaluate('sessionStorage.clear()');
       else if (k.origins.size > 0) throw new Error('the page left the origin it showed');
