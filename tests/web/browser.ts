@@ -88,9 +88,12 @@ function getText(url: string): Promise<{ status: number; text: string }> {
  */
 const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
 
+/** Every page's viewport unless a test asks for another, px. */
+const DEFAULT_VIEWPORT = { width: 1280, height: 900 };
+
 /** A context of `broker`'s browser (tests/support/browser-broker.ts), or Chromium on a new empty profile. */
 async function openContext(broker: string | undefined): Promise<{ context: BrowserContext; end: () => Promise<void> }> {
-  const viewport = { width: 1280, height: 900 };
+  const viewport = DEFAULT_VIEWPORT;
   if (broker) {
     const endpoint = await getText(broker);
     if (endpoint.status !== 200) throw new Error(`the e2e run's browser did not start: ${endpoint.text}`);
@@ -124,8 +127,32 @@ async function openContext(broker: string | undefined): Promise<{ context: Brows
 }
 
 /**
+ * What a test may change on a page that outlives a navigation and that {@link launchBrowser}'s reuse does not
+ * undo: a page on which any of these was called is closed for real when the test closes it, never reused.
+ */
+const LASTING_PAGE_STATE = [
+  'addInitScript',
+  'emulateMedia',
+  'exposeBinding',
+  'exposeFunction',
+  'route',
+  'routeFromHAR',
+  'routeWebSocket',
+  'setDefaultNavigationTimeout',
+  'setDefaultTimeout',
+  'setExtraHTTPHeaders',
+] as const;
+
+/**
  * A fresh browser context: of the run's one Chromium when `broker` (the e2e project's
  * `inject('browserBroker')`) is given, else of a Chromium launched on a new empty profile.
+ *
+ * A page a test closes is kept for the file's next `page()` when nothing of it outlives a new document: the
+ * test's listeners are removed, its origin's sessionStorage cleared and it is sent to `about:blank`, so the next
+ * test starts on a new document in the same tab, as in a new one. A new tab cost Chromium a renderer process
+ * and Playwright its setup: about 0.3 CPU-s each (a blank tab opened and closed, at load 12-17; 26 a run). A page
+ * that was given lasting state ({@link LASTING_PAGE_STATE}, a debugging-protocol session) or showed more than one
+ * origin is closed for real.
  */
 export async function launchBrowser(broker?: string): Promise<TestBrowser> {
   if (!CHROMIUM_INSTALLED)
@@ -134,25 +161,95 @@ export async function launchBrowser(broker?: string): Promise<TestBrowser> {
     );
   const { context, end } = await openContext(broker);
   const errors = new Map<Page, string[]>();
+  /** Per page: whether it may be reused, the origins it showed, the listeners its test added. */
+  const kept = new Map<Page, { lasting: boolean; origins: Set<string>; added: [string, Listener][] }>();
+  let idle: Page | undefined;
+  const newCDPSession = context.newCDPSession.bind(context);
+  context.newCDPSession = (page) => {
+    const k = kept.get(page as Page);
+    if (k) k.lasting = true;
+    return newCDPSession(page);
+  };
+
+  /** Makes `page` a tab of its own again for the next test, or closes it; `close` is Playwright's own close. */
+  async function release(page: Page, close: () => Promise<void>): Promise<void> {
+    const k = kept.get(page);
+    errors.set(page, []);
+    if (!k || k.lasting || k.origins.size > 1 || idle !== undefined || page.isClosed()) {
+      kept.delete(page);
+      errors.delete(page);
+      await close();
+      return;
+    }
+    const off = page.off.bind(page) as (event: string, listener: Listener) => Page;
+    for (const [event, listener] of k.added.splice(0)) off(event, listener);
+    try {
+      if (k.origins.has(new URL(page.url()).origin)) await page.evaluate('sessionStorage.clear()');
+      else if (k.origins.size > 0) throw new Error('the page left the origin it showed');
+      await page.goto('about:blank');
+    } catch {
+      kept.delete(page);
+      errors.delete(page);
+      await close();
+      return;
+    }
+    k.origins.clear();
+    idle = page;
+  }
+
+  /** A new tab with the harness's listeners and `close()` returning it to the file for reuse. */
+  async function newPage(): Promise<Page> {
+    const page = await context.newPage();
+    const k = { lasting: false, origins: new Set<string>(), added: [] as [string, Listener][] };
+    kept.set(page, k);
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.get(page)?.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => {
+      errors.get(page)?.push(`page: ${e.message}`);
+    });
+    page.on('framenavigated', (frame) => {
+      const origin = new URL(frame.url()).origin;
+      if (frame === page.mainFrame() && origin !== 'null') k.origins.add(origin);
+    });
+    const patch = page as unknown as Record<string, unknown>;
+    for (const name of LASTING_PAGE_STATE) {
+      const own = page[name].bind(page) as (...args: unknown[]) => unknown;
+      patch[name] = (...args: unknown[]) => {
+        k.lasting = true;
+        return own(...args);
+      };
+    }
+    for (const name of ['on', 'once', 'addListener'] as const) {
+      const own = page[name].bind(page) as (event: string, listener: Listener) => Page;
+      patch[name] = (event: string, listener: Listener) => {
+        k.added.push([event, listener]);
+        return own(event, listener);
+      };
+    }
+    const close = page.close.bind(page);
+    patch.close = () => release(page, close);
+    return page;
+  }
+
   return {
     context,
     errorsOf: (page) => errors.get(page) ?? [],
     page: async (viewport) => {
-      const page = await context.newPage();
-      const list: string[] = [];
-      errors.set(page, list);
-      if (viewport) await page.setViewportSize(viewport);
-      page.on('console', (m) => {
-        if (m.type() === 'error') list.push(`console: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => {
-        list.push(`page: ${e.message}`);
-      });
+      const reused = idle;
+      idle = undefined;
+      const page = reused ?? (await newPage());
+      errors.set(page, []);
+      // A reused tab has the size its last test left: every page starts at the asked size or the context's.
+      if (viewport || reused) await page.setViewportSize(viewport ?? DEFAULT_VIEWPORT);
       return page;
     },
     close: end,
   };
 }
+
+/** A page event's listener, as the harness keeps it to remove it. */
+type Listener = (...args: never[]) => void;
 
 /** One accessibility rule broken on a page, as axe-core reports it. */
 export interface AxeViolation {
