@@ -8,8 +8,8 @@
  * `judge` (submit, follow the events to the end, return the evaluation with its verdict), `compare` (submit a
  * comparison with `Prefer: wait`, return it ended with its gate) and `waitForComparison`.
  *
- * Runs wherever `fetch` does (Node 18+, browsers, Workers); its code imports no package (its declarations name
- * zod's types, the package's one dependency). Example: ./README.md.
+ * Runs wherever `fetch` does (Node 18+, browsers, Workers); the code its entry loads imports no package (its
+ * declarations name zod's types, the package's one dependency). Example: ./README.md.
  */
 import type { components } from './api-types.js';
 import { sseBlocks } from './sse.js';

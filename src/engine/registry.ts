@@ -130,7 +130,7 @@ export function configIssues(schema: z.ZodType, error: z.ZodError): { path: stri
 
 /** Configs resolved lately, by preset and overrides' JSON; their values frozen, since every caller shares them. */
 const resolved = new Map<string, EngineState['config']>();
-/** How many resolved configs {@link resolveMethodConfig} remembers (64); cleared when full. */
+/** How many configs {@link resolveMethodConfig} and {@link parsedMethodConfig} each remember (64); cleared when full. */
 const RESOLVED_MAX = 64;
 /** How an override set to undefined shows in the key (JSON drops it). */
 const UNDEFINED = '\u0000undefined';

@@ -7,9 +7,10 @@
  * reference page (`vendor/scalar.js`, copied from the `@scalar/api-reference` devDependency, version pinned
  * by package-lock.json).
  *
- * Who runs it: `npm run build:web`, which `npm install` / `npm ci` (`prepare`), `npm test` and wrangler's
- * `[build] command` (every `wrangler deploy`, `wrangler dev`, the local stack's dry-run bundle behind
- * `npm start`, the e2e tests and the meta-eval runner) call. It takes well under a second.
+ * Who runs it: `npm run build:web`, which `npm install` / `npm ci` (`prepare`) and `npm test` call, and
+ * wrangler's `[build] command` (every `wrangler deploy`, `wrangler dev`, the local stack's dry-run bundle behind
+ * `npm start`, the e2e tests and the meta-eval runner), which runs the same `node --import tsx src/web/build.ts`
+ * without npm. It takes well under a second.
  *
  * Files whose content did not change are not rewritten, so watchers (`wrangler dev`'s asset reload,
  * `npm start`) see no change when there is none.
