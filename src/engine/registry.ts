@@ -156,14 +156,8 @@ export function resolveMethodConfig(
 ): EngineState['config'] {
   // An override set to undefined replaces the preset's value (mergeConfig), so it is part of the key.
   const key = `${preset ?? ''}\n${JSON.stringify(overrides ?? {}, (_k, v: unknown) => (v === undefined ? UNDEFINED : v))}`;
-  let config = resolved.get(key);
-  if (config === undefined) {
-    // Frozen after the parse: zod may hand back parts of the overrides themselves, which are the caller's.
-    config = deepFreeze(parseMethodConfig(preset, structuredClone(overrides)));
-    if (resolved.size >= RESOLVED_MAX) resolved.clear();
-    resolved.set(key, config);
-  }
-  return config;
+  // Frozen after the parse: zod may hand back parts of the overrides themselves, which are the caller's.
+  return frozenBy(resolved, key, () => parseMethodConfig(preset, structuredClone(overrides)));
 }
 
 /** Configs parsed from their stored JSON lately, by that text; frozen, since every evaluation that runs one shares it. */
@@ -177,11 +171,20 @@ const parsedConfigs = new Map<string, EngineState['config']>();
  * @throws SyntaxError when `json` is not JSON.
  */
 export function parsedMethodConfig(json: string): EngineState['config'] {
-  let config = parsedConfigs.get(json);
+  return frozenBy(parsedConfigs, json, () => JSON.parse(json) as EngineState['config']);
+}
+
+/** `cache`'s config for `key`, else `make()`'s, frozen and remembered ({@link RESOLVED_MAX} at most, cleared when full). */
+function frozenBy(
+  cache: Map<string, EngineState['config']>,
+  key: string,
+  make: () => EngineState['config'],
+): EngineState['config'] {
+  let config = cache.get(key);
   if (config === undefined) {
-    config = deepFreeze(JSON.parse(json) as EngineState['config']);
-    if (parsedConfigs.size >= RESOLVED_MAX) parsedConfigs.clear();
-    parsedConfigs.set(json, config);
+    config = deepFreeze(make());
+    if (cache.size >= RESOLVED_MAX) cache.clear();
+    cache.set(key, config);
   }
   return config;
 }
