@@ -78,11 +78,14 @@ interface LockEntry {
   dependencies?: Record<string, string>;
 }
 
-/** This checkout's package-lock.json. */
+let lockRead: { packages: Record<string, LockEntry> } | undefined;
+
+/** This checkout's package-lock.json, read once (the consumer's lockfile and the closure check both use it). */
 function checkoutLock(): { packages: Record<string, LockEntry> } {
-  return JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+  lockRead ??= JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockEntry>;
   };
+  return lockRead;
 }
 
 /** `names` and everything they depend on, as this checkout's package-lock.json resolves them: entries by lock key. */
