@@ -9,8 +9,8 @@
  * import). The project's own modules (src/, tests/) keep their maps: every frame of ours names its TypeScript line.
  *
  * How: a map of `{ mappings: '' }` is Rollup's "no map"; Vite's SSR transform keeps it instead of generating one,
- * and vitest inlines nothing for it. The file is loaded here with that map (a module no plugin changes keeps its
- * load's map), and a transform of it ends its chain with it too (when another plugin loaded it).
+ * and vitest inlines nothing for it. The file is loaded here with that map: a module no plugin changes keeps its
+ * load's map, and a chain of transforms that starts from "none" ends as "none" (Vite combines no map on top).
  */
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'vite';
@@ -21,16 +21,13 @@ const NO_MAP = { mappings: '' } as const;
 /** A plain file of node_modules (an absolute path with no query and no virtual prefix). */
 const isDependencyFile = (id: string): boolean => id.includes('/node_modules/') && !/[?\0]/.test(id);
 
-/** The plugin (`enforce: 'post'`: other plugins load and transform first; the chain's map ends as "none"). */
+/** The plugin (`enforce: 'post'`: a plugin that loads a module itself keeps doing so; Vite's own reading is replaced). */
 export function noDependencySourceMaps(): Plugin {
   return {
     name: 'tribunal:no-dependency-source-maps',
     enforce: 'post',
     async load(id) {
       return isDependencyFile(id) ? { code: await readFile(id, 'utf8'), map: NO_MAP } : null;
-    },
-    transform(code, id) {
-      return isDependencyFile(id) ? { code, map: NO_MAP } : null;
     },
   };
 }
