@@ -658,7 +658,10 @@ describe('DEBATE as debate.py runs under autogen (flow and promptSource code, th
           expect(ready.length, 'stuck: no ready calls and no outcome').toBeGreaterThan(0);
           const answer = (at: EngineState, i: number): void => {
             const request = ready[i];
-            if (request === undefined) return explore(at, calls + ready.length);
+            if (request === undefined) {
+              explore(at, calls + ready.length);
+              return;
+            }
             for (const o of optionsFor(request.id)) answer(applyResult(method, at, toResult(request, o)), i + 1);
           };
           answer(state, 0);

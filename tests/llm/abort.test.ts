@@ -76,10 +76,8 @@ function expectTimedOutThenAnswered(r: LlmCallResult, attempts: AttemptInfo[]): 
   expect(r.ok).toBe(true);
 }
 
-// Side by side: each waits out its own real timeout (idle); a collection one of them asks for is one more the other
-// sees during its attempt.
 describe('a timeout survives a garbage collection during the attempt', () => {
-  it.concurrent('over HTTP, through the recording fetch', async () => {
+  it('over HTTP, through the recording fetch', async () => {
     const { deps, attempts } = collecting();
     const seen: SeenRequest[] = [];
     const llm = createLlm(
@@ -90,7 +88,7 @@ describe('a timeout survives a garbage collection during the attempt', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it.concurrent('with the in-process mock, which rejects on abort as fetch does', async () => {
+  it('with the in-process mock, which rejects on abort as fetch does', async () => {
     const { deps, attempts } = collecting();
     const llm = createLlmWithMock(
       { providers: { default: { baseUrl: IN_PROCESS_MOCK_URL } }, timeoutMs: TIMEOUT_MS },
