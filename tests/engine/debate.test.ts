@@ -21,13 +21,13 @@ import {
   singleAgentMethod,
 } from '../../src/engine/methods/single/index.js';
 import type { EngineState } from '../../src/engine/state.js';
-import { createEvaluation } from '../../src/engine/protocol.js';
+import { applyResult, createEvaluation, outcome, readyCalls } from '../../src/engine/protocol.js';
 import { EngineInputError } from '../../src/engine/errors.js';
 import type { JudgedPointwiseTask } from '../../src/engine/judged.js';
 import type { Task } from '../../src/engine/task.js';
 import { TEST_MS } from '../support/patience.js';
 import type { Script } from '../support/waves.js';
-import { driveByWaves, promptText, verdictOf, waveIds } from '../support/waves.js';
+import { driveByWaves, promptText, toResult, verdictOf, waveIds } from '../support/waves.js';
 
 const method = debateMethod as unknown as AnyMethod;
 
@@ -632,7 +632,9 @@ describe('DEBATE as debate.py runs under autogen (flow and promptSource code, th
     expect(waveIds(early.waves).flat()).toEqual(['score0']);
   });
 
-  // Every run up to n = 4: about 1 s alone, past the project's 20 s at load 21.
+  // Every run up to n = 4, as a tree of replies walked depth first: each branch goes on from the state its prefix
+  // left (the engine's states are values: applyResult returns a new one), where driving every branch from the
+  // start anew replayed its whole prefix (about 1 s alone, past the project's 20 s at load 21).
   it(
     'plans the longest run: every reply read, no NO_ISSUE, no TERMINATE (checked against every other run for n ≤ 4)',
     () => {
@@ -640,25 +642,33 @@ describe('DEBATE as debate.py runs under autogen (flow and promptSource code, th
         const config = debateConfigSchema.parse({ method: 'debate', ...CODE, maxIterations: n });
         const planned = debateMethod.plannedCalls(config, TASK);
         let longest = 0;
-        const explore = (replies: Record<string, string>): void => {
-          let open: string | undefined;
-          try {
-            const { waves } = driveByWaves(method, createEvaluation(method, config, TASK), (r) => {
-              const reply = replies[r.id];
-              if (reply !== undefined) return reply;
-              open = r.id;
-              throw new Error(`${r.id} is not scripted yet`);
-            });
-            longest = Math.max(longest, waves.flat().length);
-          } catch (error) {
-            if (open === undefined) throw error;
-            const options = open.startsWith('critic')
-              ? ['Too high.', 'Too high. TERMINATE', 'NO_ISSUE', 'NO_ISSUE TERMINATE']
-              : ['Score 3.', 'Score 3. TERMINATE'];
-            for (const o of options) explore({ ...replies, [open]: o });
+        let runs = 0;
+        const optionsFor = (id: string) =>
+          id.startsWith('critic')
+            ? ['Too high.', 'Too high. TERMINATE', 'NO_ISSUE', 'NO_ISSUE TERMINATE']
+            : ['Score 3.', 'Score 3. TERMINATE'];
+        // As driveByWaves runs a protocol: each wave's ready calls answered in order, then the next wave's.
+        const explore = (state: EngineState, calls: number): void => {
+          if (outcome(method, state)) {
+            runs += 1;
+            longest = Math.max(longest, calls);
+            return;
           }
+          const ready = readyCalls(method, state, { supportsN: () => false });
+          expect(ready.length, 'stuck: no ready calls and no outcome').toBeGreaterThan(0);
+          const answer = (at: EngineState, i: number): void => {
+            const request = ready[i];
+            if (request === undefined) {
+              explore(at, calls + ready.length);
+              return;
+            }
+            for (const o of optionsFor(request.id)) answer(applyResult(method, at, toResult(request, o)), i + 1);
+          };
+          answer(state, 0);
         };
-        explore({});
+        explore(createEvaluation(method, config, TASK), 0);
+        // Every branch ended: each critique and each re-score has a TERMINATE option, so there are several.
+        expect(runs).toBeGreaterThan(n);
         expect([n, planned]).toEqual([n, longest]);
       }
       expect(debateMethod.plannedCalls(debateConfigSchema.parse({ method: 'debate' }), TASK)).toBe(5);

@@ -134,13 +134,6 @@ describe('retries', () => {
     expect(delays).toEqual([]);
   });
 
-  it('times out a hanging attempt and retries', async () => {
-    const { llm, attempts } = harness({ timeoutMs: 1_000 });
-    const r = ok(await llm(req(mockModel({ fail: [['timeout', 1]], seed: 'timeout' }))));
-    expect(r.attempts).toBe(2);
-    expect(attempts[0]?.code).toBe('timeout');
-  });
-
   it('retries a malformed body', async () => {
     const { llm, attempts } = harness();
     const r = ok(await llm(req(mockModel({ fail: [['malformed', 1]], seed: 'malformed' }))));
@@ -176,32 +169,44 @@ describe('retries', () => {
     for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('a slow last attempt does not turn a rate-limited call into a timeout: the dominant cause is reported', async () => {
-    // 1 s per attempt, as the hanging-attempt test: at 150 ms a 429's own round trip outlasted it at load 12-18
-    // and was counted as a timeout.
-    const { llm } = harness({ timeoutMs: 1_000 });
-    const r = err(
-      await llm(
-        req(
-          mockModel({
-            fail: [
-              [429, 4],
-              ['timeout', 1],
-            ],
-            retryAfterMs: 1,
-            seed: 'mostly429',
-          }),
-        ),
-      ),
-    );
-    expect(r.error).toMatchObject({ code: 'rate_limited', status: 429 });
-    expect(r.error.message).toContain('HTTP 429');
-    expect(r.error.message).toContain('(5 attempts: 429 ×4, timeout)');
-    expect(r.error.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
-    expect(r.error.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(1_000);
+  // The three tests of a timed-out attempt wait out real timeouts (1 s each: 5 s in all, idle): side by side they
+  // take the longest one's 3 s. Each has its own client and call; the mock server answers them independently.
+  it.concurrent('times out a hanging attempt and retries', async () => {
+    const { llm, attempts } = harness({ timeoutMs: 1_000 });
+    const r = ok(await llm(req(mockModel({ fail: [['timeout', 1]], seed: 'timeout' }))));
+    expect(r.attempts).toBe(2);
+    expect(attempts[0]?.code).toBe('timeout');
   });
 
-  it('reports timeout when timeouts dominate, and breaks a tie towards the later cause', async () => {
+  it.concurrent(
+    'a slow last attempt does not turn a rate-limited call into a timeout: the dominant cause is reported',
+    async () => {
+      // 1 s per attempt, as the hanging-attempt test: at 150 ms a 429's own round trip outlasted it at load 12-18
+      // and was counted as a timeout.
+      const { llm } = harness({ timeoutMs: 1_000 });
+      const r = err(
+        await llm(
+          req(
+            mockModel({
+              fail: [
+                [429, 4],
+                ['timeout', 1],
+              ],
+              retryAfterMs: 1,
+              seed: 'mostly429',
+            }),
+          ),
+        ),
+      );
+      expect(r.error).toMatchObject({ code: 'rate_limited', status: 429 });
+      expect(r.error.message).toContain('HTTP 429');
+      expect(r.error.message).toContain('(5 attempts: 429 ×4, timeout)');
+      expect(r.error.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
+      expect(r.error.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(1_000);
+    },
+  );
+
+  it.concurrent('reports timeout when timeouts dominate, and breaks a tie towards the later cause', async () => {
     const { llm } = harness({ timeoutMs: 1_000 });
     const timeouts = err(
       await llm(
