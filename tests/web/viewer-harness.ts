@@ -220,7 +220,8 @@ export async function submit(page: Page, preset: string, config?: string, screen
  * Expects no axe-core violation on the page as it is now, once per distinct page of the run
  * (tests/web/browser.ts `auditKeyOf`: its route, phone or desktop layout and colour scheme, whatever state
  * it shows):
- * an audit costs about a CPU-second, and the states of one page share their markup's rules. A page another
+ * an audit costs ~130-180 ms of the renderer's CPU (axe on `#/new`, once injected; its first injection parses
+ * 0.5 MB more), and the states of one page share their markup's rules. A page another
  * file audited first in this run is not audited again (`inject('auditDir')`); a file run alone audits
  * every page it shows.
  */
