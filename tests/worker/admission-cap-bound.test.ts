@@ -76,4 +76,16 @@ describe('the cap reads the open windows from their batch rows', () => {
     expect((await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run()).meta.changes).toBe(0);
     expect((await slotCounts(db, tenant)).running).toBe(cap);
   });
+
+  it('reads a tenant at its cap without open batches once: its running evaluations are not counted twice', async () => {
+    const tenant = newTestId('tn_cap_singles');
+    const cap = 30;
+    for (let i = 0; i < cap; i++)
+      expect((await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run()).meta.changes).toBe(1);
+    const refused = await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run();
+    expect(refused.meta.changes).toBe(0);
+    // One index entry and row per running evaluation (30), read once; the count after the bound would read them again.
+    expect(refused.meta.rows_read).toBeGreaterThanOrEqual(cap);
+    expect(refused.meta.rows_read).toBeLessThan(2 * cap);
+  });
 });
