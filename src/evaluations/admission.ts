@@ -42,28 +42,56 @@ import { hitColumns } from '../verdict-cache/hit.js';
 const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spread), 1) - 1) / COALESCE(max(t.spread), 1)
   FROM tenants t WHERE t.id = evaluations.tenant`;
 
+/** SQL of the number of evaluations of tenant `tenant` (an SQL term) outside a batch holding a running slot under the cap. */
+function singleHolders(tenant: string): string {
+  return `(SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
+      AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND s.tier != 'batch'
+      AND ${sqlNotEnded('s.status')})`;
+}
+
+/** Batch `b` is an open batch of tenant `tenant` whose handed-over items count under the cap (not at tier `batch`). */
+const CAPPED_BATCH = (b: string, tenant: string) =>
+  `${b}.tenant = ${tenant} AND ${b}.completed_at IS NULL AND ${b}.tier != 'batch'`;
+
 /**
  * SQL of the number of evaluations of tenant `tenant` (an SQL term) holding a running slot under the cap (not at
  * tier `batch`): those outside a batch through `evaluations_in_flight`, and an open batch's handed-over items that
  * have not ended ({@link batchOpenItems}), so a batch's items not handed over are never read.
  */
 function slotHolders(tenant: string): string {
-  return `((SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
-      AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND s.tier != 'batch'
-      AND ${sqlNotEnded('s.status')})
+  return `(${singleHolders(tenant)}
     + (SELECT count(*) FROM batches b INDEXED BY batches_open
       JOIN evaluations s INDEXED BY evaluations_batch ON ${batchOpenItems('b', 's')}
-      WHERE b.tenant = ${tenant} AND b.completed_at IS NULL AND b.tier != 'batch'
+      WHERE ${CAPPED_BATCH('b', tenant)}
         AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${sqlNotEnded('s.status')}))`;
 }
 
 /**
- * The cap term of the admission statements (binds the default cap once). An evaluation at tier `batch`
- * neither waits for nor holds a place under the cap: it makes no synchronous call and sleeps between its
- * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
- * chain behind the others, each of its waves a provider turnaround (minutes to hours) later.
+ * At least {@link slotHolders}' batch part, read from the batch rows alone: an open batch's items that have not ended are at
+ * positions from its `open_from` to its `sent` (src/evaluations/batch-open.ts), so they are at most `sent -
+ * open_from` of them, whether they hold a slot or not. One row per open batch of the tenant, where the count reads
+ * every position of each batch's window (and the items ended above a straggler, which widens it).
  */
-const UNDER_CAP = `(evaluations.tier = 'batch' OR ${slotHolders('evaluations.tenant')} < (${SHARD_CAP}))`;
+function batchHoldersAtMost(tenant: string): string {
+  return `(SELECT COALESCE(sum(max(b.sent - b.open_from, 0)), 0) FROM batches b INDEXED BY batches_open
+      WHERE ${CAPPED_BATCH('b', tenant)})`;
+}
+
+/**
+ * The cap term of the admission statements (binds the default cap twice: {@link capBinds}). An evaluation at tier
+ * `batch` neither waits for nor holds a place under the cap: it makes no synchronous call and sleeps between its
+ * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
+ * chain behind the others, each of its waves a provider turnaround (minutes to hours) later. The bound
+ * ({@link batchHoldersAtMost}) answers first; only a tenant whose open windows could fill its cap counts their
+ * items ({@link slotHolders}): SQLite stops at the first true term of an `OR` (a tenant without open batches, at
+ * its cap, reads its running evaluations once, as before).
+ */
+const UNDER_CAP = `(evaluations.tier = 'batch'
+  OR ${singleHolders('evaluations.tenant')} + ${batchHoldersAtMost('evaluations.tenant')} < (${SHARD_CAP})
+  OR (${batchHoldersAtMost('evaluations.tenant')} > 0 AND ${slotHolders('evaluations.tenant')} < (${SHARD_CAP})))`;
+
+/** The binds of {@link UNDER_CAP}: the default cap, once per term that reads the cap. */
+const capBinds = (defaultMaxRunning: number) => [defaultMaxRunning, defaultMaxRunning] as const;
 
 /**
  * The part of {@link WAITING} outside batches (binds the tenant once). {@link WAITING}: the queued evaluations of
@@ -165,7 +193,7 @@ export function admitStatement(
       `UPDATE evaluations SET slot_at = ?${markRunning ? `, ${RUNNING_FROM_SLOT}` : ''}
        WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}`,
     )
-    .bind(...(markRunning ? [now, now, now] : [now]), id, defaultMaxRunning);
+    .bind(...(markRunning ? [now, now, now] : [now]), id, ...capBinds(defaultMaxRunning));
 }
 
 /**
@@ -190,7 +218,7 @@ export function admitStartingStatement(
        WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
        RETURNING status, ${hitColumns()}`,
     )
-    .bind(now, now, now, now, now, now, id, defaultMaxRunning);
+    .bind(now, now, now, now, now, now, id, ...capBinds(defaultMaxRunning));
 }
 
 /**
@@ -215,7 +243,15 @@ export function admitNextStatement(
          AND ${UNDER_CAP}
        RETURNING id`,
     )
-    .bind(now, now, now, tenant, tenant, ...(writeToken === undefined ? [] : [writeToken]), defaultMaxRunning);
+    .bind(
+      now,
+      now,
+      now,
+      tenant,
+      tenant,
+      ...(writeToken === undefined ? [] : [writeToken]),
+      ...capBinds(defaultMaxRunning),
+    );
 }
 
 /**
@@ -239,7 +275,7 @@ export function admitSelectedStatement(
        WHERE id = (${candidate}) AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
        RETURNING id, cache_from IS NULL AS marked`,
     )
-    .bind(now, now, now, ...binds, defaultMaxRunning);
+    .bind(now, now, now, ...binds, ...capBinds(defaultMaxRunning));
 }
 
 /** The id {@link admitNextStatement} or {@link admitSelectedStatement} admitted, or null. */
