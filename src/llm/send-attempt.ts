@@ -42,7 +42,7 @@ export async function sendAttempt(
       ? sendResponse(providerId, route.responsesUrl, headers, model, buildResponsesBody(request, body), send)
       : sendChatCompletion(
           providerId,
-          { url: route.target.url, headers },
+          { ...route.target, headers },
           model,
           buildChatBody(request, body),
           send,
