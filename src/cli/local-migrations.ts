@@ -178,9 +178,11 @@ export async function migrateLocalState(
   const mf = create({ ...d1OnlyOptions(options), ...extra });
   try {
     const batch = d1BatchOver(await mf.ready);
+    // One count over every take: a broken take's moves stay moved, and the next take does not see them again.
+    const moved: Record<string, number> = {};
     const carried = await takenAgainIfUnreached(async () => {
       await applyMigrations(batch, migrations);
-      return carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS);
+      return carryOverLocal(batch, configOf(options.bindings ?? {}).D1_SHARDS, Date.now(), moved);
     });
     markMigrated(options, migrations);
     return { mf, carried };
@@ -193,10 +195,16 @@ export async function migrateLocalState(
 /**
  * Carries a one-database state over into the `shards` shard databases (src/config/d1-carry-over.ts) once the
  * migrations are in: a no-op after it finished for this count (one read), or with no shards.
+ * @param moved the rows moved are added to it as they go, by table (default a fresh record; the report's own)
  */
-export async function carryOverLocal(batch: D1Batch, shards: number, now = Date.now()): Promise<CarryOverReport> {
+export async function carryOverLocal(
+  batch: D1Batch,
+  shards: number,
+  now = Date.now(),
+  moved: Record<string, number> = {},
+): Promise<CarryOverReport> {
   const over = (binding: string): CarryOverDb => ({ batch: (statements) => batch(binding, statements) });
-  return carryOver(over('DB'), shardBindingNames(shards).map(over), now);
+  return carryOver(over('DB'), shardBindingNames(shards).map(over), now, Number.POSITIVE_INFINITY, moved);
 }
 
 /** The marker's file name, in D1's own persist folder: deleting D1's state deletes the marker with it. */

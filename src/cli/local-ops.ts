@@ -63,13 +63,36 @@ export async function localOpsUrl(mf: { unsafeGetDirectURL(workerName: string): 
   return (await mf.unsafeGetDirectURL(LOCAL_OPS_WORKER)).origin;
 }
 
+/**
+ * Exchanges one read takes at most when they break: workerd closes a kept-alive connection idle for 5 s, and a
+ * process starved for longer sends its next request on the closed socket ("fetch failed: other side closed").
+ */
+export const READ_EXCHANGES = 4;
+
+/**
+ * POSTs `body` to the helper Worker and reads its answer's status and text. Only reads go through it, so an
+ * exchange that broke (no answer read) is sent again, at most {@link READ_EXCHANGES} times in all.
+ */
+async function exchange(url: string, secret: string, path: string, body: unknown): Promise<[Response, string]> {
+  for (let n = 1; ; n++)
+    try {
+      const r = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
+        body: JSON.stringify(body),
+      });
+      return [r, await r.text()];
+    } catch (e) {
+      if (n >= READ_EXCHANGES)
+        throw new Error(`${path}: no answer from the local runtime: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+        });
+    }
+}
+
 async function call<T>(url: string, secret: string, path: string, body: unknown): Promise<T> {
-  const r = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
-    body: JSON.stringify(body),
-  });
-  const answer = (await r.json()) as T | { error: string };
+  const [r, text] = await exchange(url, secret, path, body);
+  const answer = JSON.parse(text) as T | { error: string };
   if (!r.ok)
     throw new Error(`${path}: ${'error' in (answer as object) ? (answer as { error: string }).error : r.status}`);
   return answer as T;

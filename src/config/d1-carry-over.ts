@@ -187,14 +187,17 @@ async function tablesOf(db: CarryOverDb): Promise<Map<string, Table>> {
  * Moves every tenant's rows from `control` (`DB`) into `shards` (`DB_00` …, in order), at most `maxRows`
  * root rows per call when given (a Worker invocation's query budget: call again until `done`). A no-op
  * without shards. Throws when `DB` holds rows of a table {@link CARRY_OVER_RULES} does not know.
+ * @param moved where the moves are counted as each group of rows is moved (default a fresh record), so a caller
+ *   that takes the carry-over again after a throw keeps the count of what the broken take had moved
  */
 export async function carryOver(
   control: CarryOverDb,
   shards: readonly CarryOverDb[],
   now: number,
   maxRows = Number.POSITIVE_INFINITY,
+  moved: Record<string, number> = {},
 ): Promise<CarryOverReport> {
-  const report: CarryOverReport = { moved: {}, done: true };
+  const report: CarryOverReport = { moved, done: true };
   if (shards.length === 0) return report;
   const finished = await one(control, 'SELECT 1 AS one FROM d1_carry_over WHERE shards = ?', shards.length);
   if (finished.length > 0) return report;
@@ -230,8 +233,10 @@ export async function carryOver(
       budget -= rows.length;
       const byShard = new Map<CarryOverDb, Record<string, unknown>[]>();
       for (const r of rows) byShard.set(shardOf(r.tenant), [...(byShard.get(shardOf(r.tenant)) ?? []), r]);
-      for (const [shard, group] of byShard) await moveGroup(control, shard, tables, root, group);
-      report.moved[root.name] = (report.moved[root.name] ?? 0) + rows.length;
+      for (const [shard, group] of byShard) {
+        await moveGroup(control, shard, tables, root, group);
+        moved[root.name] = (moved[root.name] ?? 0) + group.length;
+      }
     }
   }
   await control.batch([

@@ -236,6 +236,8 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
     const failures: FailedAttempt[] = [];
     const tiers: TierAttempt[] = [];
     let retriesUsed = options.attemptsMade ?? 0;
+    // Attempts sent before this invocation's first (its retry-count header counts them).
+    const earlier = retriesUsed;
     const deadline = options.deadlineMs;
     // The invocation's time ran out: no outcome, the caller continues the call later.
     const cut = (): TieredCallResult => ({
@@ -268,7 +270,7 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
       const t0 = now();
-      const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now);
+      const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now, earlier + failures.length);
       const latencyMs = now() - t0;
       const refusal = sent.kind === 'error' && tier === 'flex' ? flexRefusalOf(sent) : undefined;
       const out = sent.kind === 'error' && refusal ? asFlexFailure(sent, refusal) : sent;

@@ -12,9 +12,19 @@ import { buildResponsesBody, sendResponse } from './responses.js';
 import type { Route } from './routing.js';
 import { sendChatCompletion, timedSend } from './wire.js';
 
+/** The call's id (the engine's, stable across invocations), sent on each of its attempts. */
+export const CALL_ID_HEADER = 'x-tribunal-call-id';
+
+/**
+ * How many attempts of the call went before this one, every invocation's counted: the header the OpenAI SDK
+ * sends on its own retries, so a provider (and our mock) tells a retry from a first request.
+ */
+export const RETRY_COUNT_HEADER = 'x-stainless-retry-count';
+
 /**
  * Sends one attempt of `request` along `route`, aborted after `timeoutMs` (ms).
  * @param now the clock for an HTTP-date `Retry-After`, ms since epoch
+ * @param retries attempts of this call sent before this one (earlier invocations' included), default 0
  */
 export async function sendAttempt(
   route: Pick<Route, 'providerId' | 'model' | 'target' | 'responsesUrl' | 'fetch' | 'responses' | 'n'>,
@@ -22,20 +32,22 @@ export async function sendAttempt(
   body: BodyOptions,
   timeoutMs: number,
   now: () => number,
+  retries = 0,
 ): Promise<AttemptOutcome> {
   const { send, done } = timedSend(route.fetch, timeoutMs, now);
   const { providerId, model } = route;
+  const headers = { ...route.target.headers, [CALL_ID_HEADER]: request.id, [RETRY_COUNT_HEADER]: String(retries) };
   try {
     return await (route.responses
-      ? sendResponse(
+      ? sendResponse(providerId, route.responsesUrl, headers, model, buildResponsesBody(request, body), send)
+      : sendChatCompletion(
           providerId,
-          route.responsesUrl,
-          route.target.headers,
+          { ...route.target, headers },
           model,
-          buildResponsesBody(request, body),
+          buildChatBody(request, body),
           send,
-        )
-      : sendChatCompletion(providerId, route.target, model, buildChatBody(request, body), send, route.n ?? 1));
+          route.n ?? 1,
+        ));
   } finally {
     done();
   }

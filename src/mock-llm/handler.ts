@@ -48,7 +48,7 @@ import { WRONG_FORMAT_REPLY } from './judge-mode.js';
 import type { MockDirectives, MockMode } from './model-name.js';
 import { MockModelNameError, parseMockModel } from './model-name.js';
 import { promptTokenStream } from './prompt-cache.js';
-import { json, openAiError } from './responses.js';
+import { json, MOCK_FAULT_HEADER, openAiError } from './responses.js';
 import { responsesRoute } from './responses-api.js';
 import type { MockState } from './state.js';
 import { createMockState, scriptsRoute } from './state.js';
@@ -203,13 +203,15 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
     if (ctx.waits) await wait(d.hangMs, ctx.signal);
     return hang;
   }
+  // A 200 that carries a fault says so, for a test to tell the retry it causes from one the load causes.
+  const faulted: Record<string, string> = fault ? { [MOCK_FAULT_HEADER]: fault.kind } : {};
   if (fault?.kind === 'malformed') {
     return whenDue(
       new Response(
         '{"id": "chatcmpl-mock", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assis',
         {
           status: 200,
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...faulted },
         },
       ),
     );
@@ -239,39 +241,43 @@ async function answerChat(raw: unknown, ctx: AnswerContext): Promise<Response> {
     ? estimateTokens(toolCall.function.arguments)
     : contents.reduce((n, c) => n + estimateTokens(c), 0);
   return whenDue(
-    json(200, {
-      id: `chatcmpl-mock-${key}-${attempt}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: body.model,
-      service_tier: servedTier(body.service_tier),
-      system_fingerprint: 'mock',
-      choices: toolCall
-        ? [
-            {
-              index: 0,
-              message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+    json(
+      200,
+      {
+        id: `chatcmpl-mock-${key}-${attempt}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        service_tier: servedTier(body.service_tier),
+        system_fingerprint: 'mock',
+        choices: toolCall
+          ? [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, tool_calls: [toolCall], refusal: null },
+                logprobs: null,
+                finish_reason: 'tool_calls',
+              },
+            ]
+          : contents.map((content, index) => ({
+              index,
+              message: { role: 'assistant', content, refusal: null },
               logprobs: null,
-              finish_reason: 'tool_calls',
-            },
-          ]
-        : contents.map((content, index) => ({
-            index,
-            message: { role: 'assistant', content, refusal: null },
-            logprobs: null,
-            finish_reason: finish,
-          })),
-      ...(d.omitUsage
-        ? {}
-        : {
-            usage: {
-              prompt_tokens: stream.length,
-              completion_tokens: completionTokens,
-              total_tokens: stream.length + completionTokens,
-              prompt_tokens_details: { cached_tokens: cached },
-            },
-          }),
-    }),
+              finish_reason: finish,
+            })),
+        ...(d.omitUsage
+          ? {}
+          : {
+              usage: {
+                prompt_tokens: stream.length,
+                completion_tokens: completionTokens,
+                total_tokens: stream.length + completionTokens,
+                prompt_tokens_details: { cached_tokens: cached },
+              },
+            }),
+      },
+      faulted,
+    ),
   );
 }
 

@@ -15,7 +15,7 @@
  */
 import type { Response as OpenAiResponse, ResponseUsage } from 'openai/resources/responses/responses';
 import { hashHex } from '../llm/hash53.js';
-import { json, openAiError } from './responses.js';
+import { json, MOCK_FAULT_HEADER, openAiError } from './responses.js';
 
 /** The chat-completions answer of a chat body, as the mock's handler gives it. */
 export type AnswerChat = (body: Record<string, unknown>) => Promise<Response>;
@@ -171,5 +171,6 @@ export async function responsesRoute(request: Request, answerChat: AnswerChat): 
     // A `malformed` fault: the body is cut as the chat path cuts it.
     return new Response(text.replace('chat.completion', 'response'), { status: 200, headers: answer.headers });
   }
-  return json(200, responseOf(chat, body, raw as Record<string, unknown>));
+  const fault = answer.headers.get(MOCK_FAULT_HEADER);
+  return json(200, responseOf(chat, body, raw as Record<string, unknown>), fault ? { [MOCK_FAULT_HEADER]: fault } : {});
 }

@@ -19,3 +19,9 @@ export function openAiError(
 ): Response {
   return json(status, { error: { message, type, param, code } }, headers);
 }
+
+/**
+ * Response header naming the fault (`empty`, `truncated`, …) a 200 answer carries; absent on a clean answer.
+ * Errors (4xx/5xx, a hang's 504) are faults by their status and carry none.
+ */
+export const MOCK_FAULT_HEADER = 'x-mock-fault';

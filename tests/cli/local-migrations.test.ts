@@ -188,6 +188,7 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     const setup = readWorkerSetup(CONFIG);
     const persistTo = join(mkdtempSync(join(tmpdir(), 'tribunal-migrate-local-')), 'state');
     const tenant = 'tn_migratelocal1';
+    const other = 'tn_migratelocal10';
     // One D1-only instance for the whole test: it writes the one-database state, and migrateLocalState is handed
     // it (its factory) where it would start its own on the same options, a second workerd start for the same
     // databases. What it asked for is checked to be that instance's options.
@@ -204,16 +205,22 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       await first('DB', [
         `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at, winner, confidence)
            VALUES ('ev_migratelocal1', '${tenant}', 'succeeded', 'single', '{"a":"it''s \\"quoted\\""}', '{}', 1, 2, 'A', 0.75)`,
+        // Another tenant's, in another shard: its group is moved after the first one's.
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+           VALUES ('ev_migratelocal2', '${other}', 'succeeded', 'single', '{}', '{}', 1, 2)`,
       ]);
       // wrangler.toml's D1_SHARDS (4), read from the Worker's bindings as the Worker reads it.
       const shard = shardBindingNames(4)[shardOfBucket(bucketOf(tenant), 4)] ?? 'none';
+      const otherShard = shardBindingNames(4)[shardOfBucket(bucketOf(other), 4)] ?? 'none';
+      expect(otherShard).not.toBe(shard);
       // Three exchanges break on the way: a shard's first migration never sent, a later one's and the carry-over's
-      // first copy's answers lost once they ran. The steps are taken again from where they stand: nothing twice.
+      // second copy's answers lost once they ran (the first group moved by then). The steps are taken again from
+      // where they stand: nothing twice, and the report counts every take's moves.
       let copies = 0;
       const { proxied, broke } = await breaking(
         one,
         (n) => n === 3,
-        (n, body) => n === 60 || (body.includes('INSERT OR IGNORE INTO \\"evaluations\\"') && ++copies === 1),
+        (n, body) => n === 60 || (body.includes('INSERT OR IGNORE INTO \\"evaluations\\"') && ++copies === 2),
       );
       const asked: MiniflareOptions[] = [];
       const { mf, carried } = await migrateLocalState(options, setup.d1, {}, (o) => {
@@ -223,16 +230,18 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       expect(broke).toHaveLength(3);
       expect(asked).toEqual([d1OnlyOptions(options)]);
       expect(mf).toBe(proxied);
-      expect(carried).toEqual({ moved: { evaluations: 1 }, done: true });
+      expect(carried).toEqual({ moved: { evaluations: 2 }, done: true });
       const batch = d1BatchOver(await one.ready);
       const rows = await batch(shard, [
         "SELECT id, config FROM evaluations WHERE id = 'ev_migratelocal1'",
         "SELECT count(*) AS n FROM evaluations WHERE id = 'ev_migratelocal1' AND confidence IS NOT NULL",
       ]);
+      const moved = await batch(otherShard, ["SELECT id FROM evaluations WHERE id = 'ev_migratelocal2'"]);
       const left = await batch('DB', ['SELECT count(*) AS n FROM evaluations']);
-      expect([...rows, ...left]).toEqual([
+      expect([...rows, ...moved, ...left]).toEqual([
         [{ id: 'ev_migratelocal1', config: '{"a":"it\'s \\"quoted\\""}' }],
         [{ n: 1 }],
+        [{ id: 'ev_migratelocal2' }],
         [{ n: 0 }],
       ]);
       // Once: npm start's carry-over again moves nothing, and every database's migrations are in.

@@ -2,12 +2,15 @@
  * LLM failures through the whole pipeline (API → queue → Durable Object → D1 → API / SSE / logs):
  * a provider that echoes the deployment's key never shows it anywhere, while the caller still learns
  * the status and kind of error; a call that met 429s and then one slow attempt is reported as
- * rate-limited, with every attempt listed.
+ * rate-limited, with every attempt listed; each attempt tells the provider its call and the attempts before it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import type { LlmAttempt } from '../../src/engine/call.js';
+import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
+import { MOCK_FAULT_HEADER } from '../../src/mock-llm/responses.js';
+import { CALL_ID_HEADER, RETRY_COUNT_HEADER } from '../../src/llm/send-attempt.js';
 import { forwardEvents, evaluationStub } from '../../src/evaluations/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
@@ -29,6 +32,25 @@ async function capturingLogs<T>(run: () => Promise<T>): Promise<{ result: T; log
   } finally {
     for (const s of spies) s.mockRestore();
   }
+}
+
+/** The mock's count of this seed's chat requests, and of the re-sends it left out (./mock-llm-server.ts). */
+async function mockCount(seed: string): Promise<{ count: number; resent: number }> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  return (await fetch(`${base}/_test/requests?seed=${encodeURIComponent(seed)}`)).json<{
+    count: number;
+    resent: number;
+  }>();
+}
+
+/** Each of this seed's chat requests' call id and retry count, as the mock saw them (null without them). */
+async function mockAttempts(seed: string): Promise<({ call: string; retries: number } | null)[]> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  return (await fetch(`${base}/_test/attempts?seed=${encodeURIComponent(seed)}`))
+    .json<{
+      attempts: ({ call: string; retries: number } | null)[];
+    }>()
+    .then((r) => r.attempts);
 }
 
 /** Submits a one-call evaluation whose every agent uses `model`, waits for its end, returns its id. */
@@ -170,5 +192,50 @@ describe('reporting every attempt', () => {
     expect(error?.status).toBe(429);
     expect(error?.attempts?.map((a) => a.kind)).toEqual(['http', 'http', 'http', 'http', 'timeout']);
     expect(error?.attempts?.[4]?.latencyMs).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("each attempt names its call and the attempts before it; the mock's count leaves out only a re-send of an answered attempt", async () => {
+    // Through the pipeline: two 500s, then the answer, the three sent as attempts of one call.
+    const seed = `attempts-${Date.now()}`;
+    const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { seed, fail: [[500, 2]] } });
+    await testEnv.JOBS.send({ id });
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    const byCall = new Map<string, number[]>();
+    for (const a of await mockAttempts(seed)) {
+      expect(a, 'every request names its call').not.toBeNull();
+      if (a) byCall.set(a.call, [...(byCall.get(a.call) ?? []), a.retries]);
+    }
+    // The preset's two calls (the pair in both orders), each sent three times.
+    expect([...byCall.values()]).toEqual([
+      [0, 1, 2],
+      [0, 1, 2],
+    ]);
+    expect(await mockCount(seed)).toEqual({ count: 6, resent: 0 });
+
+    // What the count makes of each request, sent as the client sends them (the machine's load decides when the
+    // first case happens, so it is sent by hand here).
+    const own = `attempts-by-hand-${Date.now()}`;
+    const send = (call: string, retries: number, fail?: MockModelOptions['fail']) =>
+      fetch(`${testEnv.TEST_MOCK_URL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: call, [RETRY_COUNT_HEADER]: String(retries) },
+        body: JSON.stringify({
+          model: mockModel({ seed: own, ...(fail ? { fail } : {}) }),
+          messages: [{ role: 'user', content: `Say something about ${call}.` }],
+        }),
+      });
+    expect((await send('a', 0)).status).toBe(200);
+    // Its answer not read in time, the client sends the answered attempt again: not counted.
+    expect((await send('a', 1)).status).toBe(200);
+    expect(await mockCount(own)).toEqual({ count: 1, resent: 1 });
+    // The call sent afresh (as a stored call repeated would be): counted.
+    expect((await send('a', 0)).status).toBe(200);
+    expect(await mockCount(own)).toEqual({ count: 2, resent: 1 });
+    // A retry of an attempt the mock failed is counted; so is one whose answer was a fault.
+    expect((await send('b', 0, [[500, 1]])).status).toBe(500);
+    expect((await send('b', 1, [[500, 1]])).status).toBe(200);
+    expect((await send('c', 0, [['empty', 1]])).headers.get(MOCK_FAULT_HEADER)).toBe('empty');
+    expect((await send('c', 1, [['empty', 1]])).status).toBe(200);
+    expect(await mockCount(own)).toEqual({ count: 6, resent: 1 });
   });
 });

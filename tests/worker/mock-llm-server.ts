@@ -1,10 +1,18 @@
 /**
  * Node side of the worker suite: serves the project's mock LLM (the Node adapter, `startMockServer`) over
  * real HTTP on 127.0.0.1, so Worker code reaches it through its ordinary `fetch`, exactly like a provider.
- * Adds three test-only routes:
- * - `GET /_test/requests?seed=<seed>` answers `{ count }`: the chat-completion requests seen whose model
+ * Adds test-only routes:
+ * - `GET /_test/requests?seed=<seed>` answers `{ count, resent }`: the chat-completion requests seen whose model
  *   name carries that `seed` (tests use one seed each to count their calls); with `&route=responses`, the
- *   Responses API requests (`POST /v1/responses`) instead;
+ *   Responses API requests (`POST /v1/responses`) instead. `count` is each call's first attempt plus the
+ *   retries of attempts that failed (a fault, a refusal, an error status); `resent` is the rest: the re-sends of
+ *   an attempt this mock had answered cleanly (its call id and retry-count headers, ../../src/llm/send-attempt.ts,
+ *   say so), which only a loaded machine causes (the answer was not read within the client's timeout, or the
+ *   instance that sent it died before storing it). A call sent afresh after its result was stored starts again
+ *   at retry count 0, so it is counted: a stored call repeated still fails a test's count. The
+ *   cache keys and prompts below leave re-sends out the same way;
+ * - `GET /_test/attempts?seed=<seed>` answers `{ attempts }`: each chat-completion request's call id and retry count
+ *   headers, in order (null for a request without them), re-sends included;
  * - `GET /_test/cache-keys?seed=<seed>` answers `{ keys }`: the `prompt_cache_key` each of them carried, in
  *   order (null for none);
  * - `GET /_test/prompts?seed=<seed>` answers `{ prompts }`: each of them's messages' contents joined by a
@@ -26,6 +34,8 @@
 import { parseMockModel } from '../../src/mock-llm/model-name.js';
 import type { MockBatchOptions } from '../../src/mock-llm/batches.js';
 import { startMockServer } from '../../src/mock-llm/node.js';
+import { MOCK_FAULT_HEADER } from '../../src/mock-llm/responses.js';
+import { CALL_ID_HEADER, RETRY_COUNT_HEADER } from '../../src/llm/send-attempt.js';
 
 /** A running mock; `url` ends in `/v1`. */
 export interface TestMockServer {
@@ -63,6 +73,17 @@ async function seedOf(request: Request): Promise<{ seed: string; cacheKey: strin
   }
 }
 
+/**
+ * The call a request is an attempt of (the client's call id header within `scope`: the seed and the evaluation's
+ * `prompt_cache_key`) and the attempts of it sent before (the retry-count header); null without a call id.
+ */
+function attemptOf(request: Request, scope: string): { call: string; retries: number } | null {
+  const call = request.headers.get(CALL_ID_HEADER);
+  const retries = Number(request.headers.get(RETRY_COUNT_HEADER) ?? '0');
+  if (call === null || !Number.isInteger(retries) || retries < 0) return null;
+  return { call: `${scope}\u0000${call}`, retries };
+}
+
 /** The test mock's Batch API: a short turnaround, no faults. */
 export const BATCH_DEFAULTS = {
   turnaroundMs: 100,
@@ -75,6 +96,12 @@ export const BATCH_DEFAULTS = {
 /** Starts the mock on a free port of 127.0.0.1. */
 export async function startTestMockServer(): Promise<TestMockServer> {
   const counts = new Map<string, number>();
+  /** Per seed: the requests not counted, each the re-send of an attempt this mock had answered cleanly. */
+  const resent = new Map<string, number>();
+  /** The attempts answered with a clean 200 (no fault), as `call NUL retries`, until a re-send of them comes. */
+  const answered = new Set<string>();
+  /** Per seed: each chat request's call id and retry count, in order (null without a call id). */
+  const attempts = new Map<string, ({ call: string; retries: number } | null)[]>();
   const cacheKeys = new Map<string, (string | null)[]>();
   const prompts = new Map<string, string[]>();
   /** Per seed: the group size, and the replies ready and held until the group is complete. */
@@ -139,7 +166,10 @@ export async function startTestMockServer(): Promise<TestMockServer> {
       if (url.pathname === '/_test/requests') {
         const seed = url.searchParams.get('seed') ?? '';
         const route = url.searchParams.get('route') === 'responses' ? 'responses\u0000' : '';
-        return Response.json({ count: counts.get(`${route}${seed}`) ?? 0 });
+        return Response.json({ count: counts.get(`${route}${seed}`) ?? 0, resent: resent.get(`${route}${seed}`) ?? 0 });
+      }
+      if (url.pathname === '/_test/attempts') {
+        return Response.json({ attempts: attempts.get(url.searchParams.get('seed') ?? '') ?? [] });
       }
       if (url.pathname === '/_test/cache-keys') {
         return Response.json({ keys: cacheKeys.get(url.searchParams.get('seed') ?? '') ?? [] });
@@ -167,21 +197,33 @@ export async function startTestMockServer(): Promise<TestMockServer> {
         }
         return Response.json({ size: group?.size ?? null, held: group?.held.length ?? 0 });
       }
-      if (request.method === 'POST' && url.pathname.endsWith('/responses')) {
-        const seen = await seedOf(request);
-        if (seen !== null)
-          counts.set(`responses\u0000${seen.seed}`, (counts.get(`responses\u0000${seen.seed}`) ?? 0) + 1);
+      const route = url.pathname.endsWith('/chat/completions')
+        ? 'chat'
+        : request.method === 'POST' && url.pathname.endsWith('/responses')
+          ? 'responses'
+          : null;
+      const seen = route === null ? null : await seedOf(request);
+      if (route === null || seen === null) return next(request);
+      const counter = route === 'responses' ? `responses\u0000${seen.seed}` : seen.seed;
+      const attempt = attemptOf(request, `${counter}\u0000${seen.cacheKey ?? ''}`);
+      if (route === 'chat') {
+        const sent = { call: request.headers.get(CALL_ID_HEADER) ?? '', retries: attempt?.retries ?? 0 };
+        attempts.set(seen.seed, [...(attempts.get(seen.seed) ?? []), attempt ? sent : null]);
       }
-      if (url.pathname.endsWith('/chat/completions')) {
-        const seen = await seedOf(request);
-        if (seen !== null) {
-          counts.set(seen.seed, (counts.get(seen.seed) ?? 0) + 1);
+      if (attempt !== null && attempt.retries > 0 && answered.delete(`${attempt.call}\u0000${attempt.retries - 1}`)) {
+        resent.set(counter, (resent.get(counter) ?? 0) + 1);
+      } else {
+        counts.set(counter, (counts.get(counter) ?? 0) + 1);
+        if (route === 'chat') {
           cacheKeys.set(seen.seed, [...(cacheKeys.get(seen.seed) ?? []), seen.cacheKey]);
           prompts.set(seen.seed, [...(prompts.get(seen.seed) ?? []), seen.prompt]);
-          return inGroup(seen.seed, await next(request));
         }
       }
-      return next(request);
+      const reply = route === 'chat' ? await inGroup(seen.seed, await next(request)) : await next(request);
+      // Clean, and to a client still there: an answer to one whose timeout had fired is no answer.
+      if (attempt !== null && reply.status === 200 && !reply.headers.has(MOCK_FAULT_HEADER) && !request.signal.aborted)
+        answered.add(`${attempt.call}\u0000${attempt.retries}`);
+      return reply;
     },
   });
   return { url: server.baseUrl, close: () => server.close() };
