@@ -36,6 +36,7 @@ export async function sendAttempt(
 ): Promise<AttemptOutcome> {
   const { send, done } = timedSend(route.fetch, timeoutMs, now);
   const { providerId, model } = route;
+  // After the target's configured headers: a provider's `headers` setting cannot rename a call or its retries.
   const headers = { ...route.target.headers, [CALL_ID_HEADER]: request.id, [RETRY_COUNT_HEADER]: String(retries) };
   try {
     return await (route.responses

@@ -30,7 +30,8 @@ const QUOTED_BODY_CHARS = 300;
  * in-process mock). OpenAI-compatible: `{baseUrl}/chat/completions`, `Authorization: Bearer` when a key is
  * set. Azure (`azureApiVersion`): `{baseUrl}/deployments/{model}/chat/completions?api-version=…` (unless
  * the base URL already names a deployment) and the key in `api-key`, as Azure's REST API and the SDK's
- * `AzureOpenAI` send them. `p.headers` come last and may override any default.
+ * `AzureOpenAI` send them. `p.headers` come last and may override any default here (each attempt then adds its
+ * call id and retry count on top, src/llm/send-attempt.ts).
  */
 export function wireTarget(p: ProviderSettings, baseUrl: string): WireTarget {
   const base = baseUrl.replace(/\/+$/, '');

@@ -165,7 +165,11 @@ export async function releaseReplies(seed: string): Promise<number> {
   return (await r.json<{ released: number }>()).released;
 }
 
-/** Chat-completion requests the mock received for this seed (the evaluation id by default); `responses`: its `POST /v1/responses` requests. */
+/**
+ * Chat-completion requests the mock received for this seed (the evaluation id by default); `responses`: its `POST
+ * /v1/responses` requests. A re-send of an attempt the mock answered cleanly (a loaded machine's timeout) is left
+ * out; a call sent afresh is counted (./mock-llm-server.ts).
+ */
 export async function mockRequests(seed: string, route: 'chat' | 'responses' = 'chat'): Promise<number> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
   const only = route === 'responses' ? '&route=responses' : '';
@@ -173,7 +177,7 @@ export async function mockRequests(seed: string, route: 'chat' | 'responses' = '
   return (await r.json<{ count: number }>()).count;
 }
 
-/** The prompts the mock received for this seed, in order: each request's message contents joined by a blank line. */
+/** The prompts the mock received for this seed, in order (re-sends left out, as {@link mockRequests}): each request's message contents joined by a blank line. */
 export async function mockPrompts(seed: string): Promise<string[]> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
   const r = await fetch(`${base}/_test/prompts?seed=${encodeURIComponent(seed)}`);

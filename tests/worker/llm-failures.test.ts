@@ -205,12 +205,14 @@ describe('reporting every attempt', () => {
       expect(a, 'every request names its call').not.toBeNull();
       if (a) byCall.set(a.call, [...(byCall.get(a.call) ?? []), a.retries]);
     }
-    // The preset's two calls (the pair in both orders), each sent three times.
-    expect([...byCall.values()]).toEqual([
-      [0, 1, 2],
-      [0, 1, 2],
-    ]);
-    expect(await mockCount(seed)).toEqual({ count: 6, resent: 0 });
+    // The preset's two calls (the pair in both orders), each sent three times, numbered 0, 1, 2. On a loaded
+    // machine the answered third can be sent again (its answer not read within the client's timeout): numbered
+    // on, and left out of the count as a re-send.
+    const calls = [...byCall.values()];
+    expect(calls).toHaveLength(2);
+    for (const retries of calls) expect(retries).toEqual([0, 1, 2, ...retries.slice(3).map((_, i) => 3 + i)]);
+    const resends = calls.reduce((n, retries) => n + retries.length - 3, 0);
+    expect(await mockCount(seed)).toEqual({ count: 6, resent: resends });
 
     // What the count makes of each request, sent as the client sends them (the machine's load decides when the
     // first case happens, so it is sent by hand here).
