@@ -7,24 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { admitStatement, slotCounts } from '../../src/evaluations/admission.js';
 import { claimWindow } from '../../src/batches/window-claims.js';
-import { storedBatch } from './batches-support.js';
+import { queuedSingle, storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
 
 const db = testEnv.DB;
-
-/** Inserts a queued evaluation of `tenant` outside any batch; answers its id. */
-async function queuedSingle(tenant: string): Promise<string> {
-  const id = newTestId('ev_cap_bound');
-  const now = Date.now();
-  await db
-    .prepare(
-      `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
-       VALUES (?, ?, 'queued', 'single', '', '', ?, ?)`,
-    )
-    .bind(id, tenant, now, now)
-    .run();
-  return id;
-}
 
 /** Ends batch item `id` as the rows of any end path leave it (status and `finished_at` in one update). */
 async function ended(id: string): Promise<void> {

@@ -6,23 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { admitNextStatement, admittedBy } from '../../src/evaluations/admission.js';
 import { claimWindow } from '../../src/batches/window-claims.js';
-import { storedBatch } from './batches-support.js';
+import { queuedSingle, storedBatch } from './batches-support.js';
 import { newTestId, testEnv } from './helpers.js';
 
 const db = testEnv.DB;
-
-/** Inserts a queued single evaluation of `tenant` created at `createdAt`, waiting for a slot; answers its id. */
-async function waitingSingle(tenant: string, createdAt: number): Promise<string> {
-  const id = newTestId('ev_oldest_waiting');
-  await db
-    .prepare(
-      `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
-       VALUES (?, ?, 'queued', 'single', '', '', ?, ?)`,
-    )
-    .bind(id, tenant, createdAt, createdAt)
-    .run();
-  return id;
-}
 
 describe("an ending admits the tenant's oldest waiting evaluation", () => {
   it('reads one waiting single evaluation, not every one queued beyond the cap, and admits them oldest first', async () => {
@@ -31,7 +18,7 @@ describe("an ending admits the tenant's oldest waiting evaluation", () => {
     // Inserted out of order: the oldest is neither the first nor the last inserted.
     const order = Array.from({ length: 60 }, (_, i) => (i * 37) % 60);
     const ids = new Map<number, string>();
-    for (const k of order) ids.set(k, await waitingSingle(tenant, t0 + k * 1000));
+    for (const k of order) ids.set(k, await queuedSingle(tenant, t0 + k * 1000));
     for (const k of [0, 1, 2]) {
       const r = await admitNextStatement(db, tenant, 100, Date.now()).run();
       expect(admittedBy(r)).toBe(ids.get(k));
@@ -57,11 +44,11 @@ describe("an ending admits the tenant's oldest waiting evaluation", () => {
           .bind(b.items[0])
           .first<{ created_at: number }>()
       )?.created_at ?? 0;
-    const newer = await waitingSingle(tenant, itemCreated + 60_000);
+    const newer = await queuedSingle(tenant, itemCreated + 60_000);
     // The two items were created together: either may go first.
     const first = admittedBy(await admitNextStatement(db, tenant, 100, Date.now()).run());
     expect(b.items).toContain(first);
-    const older = await waitingSingle(tenant, itemCreated - 60_000);
+    const older = await queuedSingle(tenant, itemCreated - 60_000);
     expect(admittedBy(await admitNextStatement(db, tenant, 100, Date.now()).run())).toBe(older);
     expect(admittedBy(await admitNextStatement(db, tenant, 100, Date.now()).run())).toBe(
       b.items.find((id) => id !== first),

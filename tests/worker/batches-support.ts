@@ -159,6 +159,21 @@ export async function storedBatch(
   return { id, items: items.map((i) => i.evaluationId) };
 }
 
+/**
+ * A queued single evaluation of `tenant` outside any batch, waiting for a slot (the admission suites' rows: no
+ * object, no task); created at `createdAt` (ms since epoch, default now). Answers its id.
+ */
+export async function queuedSingle(tenant: string, createdAt = Date.now()): Promise<string> {
+  const id = newTestId('ev_queued_single');
+  await testEnv.DB.prepare(
+    `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+     VALUES (?, ?, 'queued', 'single', '', '', ?, ?)`,
+  )
+    .bind(id, tenant, createdAt, createdAt)
+    .run();
+  return id;
+}
+
 /** A single judge's verdict with one call, for final writes the tests make themselves. */
 export const ONE_CALL_VERDICT: VerdictSummary = {
   method: 'single',
