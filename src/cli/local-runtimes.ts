@@ -66,39 +66,93 @@ export interface Runtime {
   crons: string[];
   fromEnv: string[];
   fromDevVars: string[];
-  reload(): Promise<void>;
+  /** Swaps in `worker`'s bundle, or one rebuilt now into the stack's folder; state kept. */
+  reload(worker?: { entry: string; setup: WorkerSetup }): Promise<void>;
   describe(ref: EndedRef): Promise<Described | null>;
   /** Fires the Worker's `scheduled` handler (see ./cron.ts). */
   trigger: CronTimerOptions['trigger'];
+  /**
+   * Stops the Worker and keeps the child for this process's next stack (`reuse`); resolves to false when
+   * it was not kept (no reuse, or the child did not answer): the caller stops its group then.
+   */
+  release(): Promise<boolean>;
 }
 
-/** Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and sends it the config once made. */
+/**
+ * Runtime children whose stack stopped with `reuse` (workerd exited, Miniflare loaded and idle), by the module
+ * and environment they were spawned with: this process's next such stack takes one instead of spawning its own.
+ */
+const idleRuntimes = new Map<string, ChildProcess[]>();
+
+/** Idle children kept per module and environment: a test process runs at most two stacks at once. */
+const IDLE_MAX = 2;
+
+/** A live idle child spawned with `key`, held again (it keeps this process alive while in use), or undefined. */
+function takeIdle(key: string): ChildProcess | undefined {
+  const children = idleRuntimes.get(key) ?? [];
+  let child: ChildProcess | undefined;
+  while ((child = children.shift()))
+    if (child.connected && child.exitCode === null && child.signalCode === null) {
+      child.ref();
+      child.channel?.ref();
+      return child;
+    }
+  return undefined;
+}
+
+/** Keeps `child` (its stack has stopped its Worker) for the next stack spawned with `key`; false when the pool is full. */
+function keepIdle(key: string, child: ChildProcess): boolean {
+  const children = idleRuntimes.get(key) ?? [];
+  if (children.length >= IDLE_MAX) return false;
+  // An idle child holds this process open no more than an ended one would; it ends when this process does
+  // (spawnGroup's exit hook, and its own `disconnect` handler).
+  child.unref();
+  child.channel?.unref();
+  children.push(child);
+  idleRuntimes.set(key, children);
+  return true;
+}
+
+/**
+ * Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and
+ * sends it the config once made. With `reuse`, a child an earlier stack of this process left (`release`) serves
+ * instead of a new one when its output goes nowhere or to this process's own: loading Miniflare is about half
+ * a child's CPU on a start (~0.6 of ~1.2 CPU-s).
+ */
 export async function startMiniflare(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
   runtime: string,
   prepared: Promise<{ entry: string; setup: WorkerSetup }>,
   options: StackOutput,
   outDir: string,
+  reuse = false,
 ): Promise<Runtime> {
   const out = outputOf(options);
-  const child = spawnGroup(process.execPath, [runtime], {
-    cwd: REPO_ROOT,
-    stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
-    env: { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) },
-  });
+  const env = { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) };
+  // A child keeps the output and environment it was spawned with (`varsFromEnv` reads the latter).
+  const key = reuse && (out === 'ignore' || out === 'inherit') ? JSON.stringify([runtime, out, env]) : undefined;
+  const child =
+    (key === undefined ? undefined : takeIdle(key)) ??
+    spawnGroup(process.execPath, [runtime], {
+      cwd: REPO_ROOT,
+      stdio: typeof out === 'string' ? ['ignore', out, out, 'ipc'] : [...out, 'ipc'],
+      env,
+    });
   forwardLines(child, options.onOutput);
   // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
   const describing = new Map<number, (d: Described | null) => void>();
   let requestIds = 0;
-  child.on('message', (m: RuntimeReply) => {
+  const onDescribed = (m: RuntimeReply) => {
     if (m.type !== 'described') return;
     describing.get(m.requestId)?.(m.described);
     describing.delete(m.requestId);
-  });
-  child.once('exit', () => {
+  };
+  const onExit = () => {
     for (const done of describing.values()) done(null);
     describing.clear();
-  });
+  };
+  child.on('message', onDescribed);
+  child.once('exit', onExit);
   const next = (): Promise<RuntimeReply> =>
     new Promise((resolve) => {
       const onMessage = (m: RuntimeReply) => {
@@ -137,8 +191,8 @@ export async function startMiniflare(
     crons: reply.crons,
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
-    reload: async () => {
-      const { entry, setup } = await bundleAndSetup(outDir);
+    reload: async (worker) => {
+      const { entry, setup } = worker ?? (await bundleAndSetup(outDir));
       workerName = setup.name;
       const done = next();
       const request: RuntimeRequest = { type: 'reload', scriptPath: entry, worker: setup };
@@ -147,6 +201,28 @@ export async function startMiniflare(
       if (r.type !== 'reloaded') throw new Error(`reload failed: ${'message' in r ? r.message : r.type}`);
     },
     trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
+    release: async () => {
+      if (key === undefined || !child.connected) return false;
+      const done = next();
+      const request: RuntimeRequest = { type: 'dispose' };
+      child.send(request);
+      let timer: NodeJS.Timeout | undefined;
+      const r = await Promise.race([
+        done,
+        new Promise<RuntimeReply>((resolve) => {
+          timer = setTimeout(() => {
+            resolve({ type: 'failed', message: 'no answer to dispose within 10 s' });
+          }, 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (r.type !== 'disposed') return false;
+      // This stack's listeners go with it; the next stack adds its own.
+      child.off('message', onDescribed);
+      child.off('exit', onExit);
+      onExit();
+      return keepIdle(key, child);
+    },
     describe: (ref) => {
       if (!child.connected) return Promise.resolve(null);
       const requestId = ++requestIds;
@@ -231,6 +307,7 @@ export async function startWrangler(
     fromDevVars,
     reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
     describe: () => Promise.resolve(null),
+    release: () => Promise.resolve(false),
     trigger: httpTrigger(url),
   };
 }

@@ -10,7 +10,9 @@
  * it gets {@link RuntimeConfig} over IPC, applies the D1 migrations on its one Miniflare instance before
  * the Worker runs unless the state's marker says they are in (./local-migrations.ts: then workerd starts once), answers `ready` (or `failed`), reloads a rebuilt bundle on
  * `reload`, reads an ended evaluation or batch on `describe` (the crons need it not: the parent fires them
- * over HTTP, ./cron.ts), and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. Node only.
+ * over HTTP, ./cron.ts), and ends with its workerd on SIGTERM/SIGINT or when the parent goes away. On `dispose`
+ * it stops the Worker alone and waits for another `start`: a stack that stops hands the process, Miniflare
+ * loaded, to its parent's next stack (`reuseRuntime`, ./local-runtimes.ts). Node only.
  */
 import type { Readable } from 'node:stream';
 import { isMain } from './args.js';
@@ -28,7 +30,9 @@ export type RuntimeRequest =
   /** Serve a rebuilt bundle, with wrangler.toml as read again. */
   | { type: 'reload'; scriptPath: string; worker: WorkerSetup }
   /** Read an ended evaluation or batch from the local D1 (npm start's terminal lines, ./ended.ts). */
-  | { type: 'describe'; requestId: number; ref: EndedRef };
+  | { type: 'describe'; requestId: number; ref: EndedRef }
+  /** Stop the Worker (workerd exits) and wait for the next `start`: the process is kept for another stack. */
+  | { type: 'dispose' };
 
 /** Runtime → parent. */
 export type RuntimeReply =
@@ -36,6 +40,8 @@ export type RuntimeReply =
   | { type: 'failed'; message: string }
   | { type: 'reloaded' }
   | { type: 'reload-failed'; message: string }
+  /** workerd has exited; the next request may be a `start`. */
+  | { type: 'disposed' }
   /** The answer to `describe` (null when it could not be read). */
   | { type: 'described'; requestId: number; described: Described | null };
 
@@ -144,6 +150,19 @@ function serve(): void {
           // The runtime is stopping, or the state predates a column: the terminal line says less.
         }
         reply({ type: 'described', requestId: request.requestId, described });
+      } else if (request.type === 'dispose') {
+        const running = mf;
+        mf = undefined;
+        current = undefined;
+        ops = undefined;
+        try {
+          // Resolves once workerd has exited (Miniflare SIGKILLs it, as a stop's SIGTERM to the group ended it).
+          await running?.dispose();
+          reply({ type: 'disposed' });
+        } catch (e) {
+          reply({ type: 'failed', message: messageOf(e) });
+          end(1);
+        }
       } else if (current && mf) {
         try {
           current = { ...current, scriptPath: request.scriptPath, worker: request.worker };

@@ -194,6 +194,7 @@ export function useViewerStack(
       ...(secrets ? { secrets } : {}),
       ...(vars ? { vars } : {}),
       worker: preparedWorker(),
+      reuseRuntime: true,
     });
   }, 120_000);
   afterAll(async () => {

@@ -43,6 +43,7 @@ describe('ADMIN_TOKEN on the local stack', () => {
       secrets: { ADMIN_TOKEN },
       crons: false,
       worker: preparedWorker(),
+      reuseRuntime: true,
     });
     const { url } = stack;
     expect((await fetch(`${url}/v1/methods`)).status).toBe(401);

@@ -64,6 +64,7 @@ describe('a crash right after accepting evaluations', () => {
       vars: { STALL_SECONDS: '1', FAST_START: 'false' },
       crons: { everyMs: 1_000 },
       worker: preparedWorker(),
+      reuseRuntime: true,
     };
     // No crons either: the sweeper (every second, STALL_SECONDS 1) started them whenever the POSTs took over a
     // second, as they do on a busy machine.

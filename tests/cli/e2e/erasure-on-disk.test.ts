@@ -116,6 +116,7 @@ describe('erasure leaves no trace in the local state', () => {
         BATCH_POLL_MAX_MS: '200',
       },
       worker: preparedWorker(),
+      reuseRuntime: true,
     });
     const { url } = stack;
     const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {

@@ -54,6 +54,7 @@ beforeAll(async () => {
     // here, their number as deployed.
     vars: { LLM_RETRY_BASE_MS: '20' },
     worker: preparedWorker(),
+    reuseRuntime: true,
   });
   run = await runMetaEval({
     dataset: 'faireval',

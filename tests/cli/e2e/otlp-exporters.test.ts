@@ -26,6 +26,7 @@ beforeAll(async () => {
     mockPort: 0,
     persistTo: seededState(join(mkdtempSync(join(tmpdir(), 'tribunal-otlp-')), 'state')),
     worker: preparedWorker(),
+    reuseRuntime: true,
   });
 }, 180_000);
 

@@ -88,6 +88,7 @@ beforeAll(async () => {
     vars: { WEBHOOK_ALLOW_LOOPBACK: 'true' },
     // The bundle npm start would make, made once for the e2e project.
     worker: preparedWorker(),
+    reuseRuntime: true,
   });
 }, 180_000);
 

@@ -63,6 +63,7 @@ describe('a restart of the local runtime mid-debate', () => {
       llmApiKey: 'local',
       llmModel: 'mock-judge',
       worker: preparedWorker(),
+      reuseRuntime: true,
     };
     stack = await startLocalStack(options);
     const r = await fetch(`${stack.url}/v1/evaluations`, {
@@ -92,6 +93,9 @@ describe('a restart of the local runtime mid-debate', () => {
 
     stack = await startLocalStack(options);
     const second = stack;
+    // The stop ended the first runtime's workerd and kept its Node process, Miniflare loaded, for this one
+    // (`reuseRuntime`): a start without loading Miniflare again, on a workerd of its own.
+    expect(second.runtimePid).toBe(first.runtimePid);
     // Ended within 20 s of the runtime answering again (the other ways back take 60 s and more).
     await vi.waitFor(
       async () => {
@@ -110,8 +114,9 @@ describe('a restart of the local runtime mid-debate', () => {
     expect(end.verdict?.calls).toBe(8);
     expect(answered.size).toBe(8);
 
-    // npm start's file watcher path: a rebuilt bundle swapped in keeps the state and serves on.
-    await second.reload();
+    // npm start's file watcher path: a bundle swapped in keeps the state and serves on. The run's own bundle
+    // (worker-prepare.ts made it with the watcher's `bundleAndSetup`): a rebuild here cost ~5 CPU-s of wrangler.
+    await second.reload(preparedWorker());
     expect((await view(second.url, id)).status).toBe('succeeded');
     // Two stack starts: each took 40-60 s at load 23 (6 s quiet), past the 150 s it had there.
   }, 360_000);

@@ -166,6 +166,7 @@ beforeAll(async () => {
     mockPort: 0,
     persistTo: seededState(join(dir, 'state')),
     worker: preparedWorker(),
+    reuseRuntime: true,
   });
   // dist/client as `prepare` builds it; in build mode, tsc builds only when a source is newer than the build
   // info prepare's build (or an earlier run) left in dist/client, so an up-to-date checkout costs 0.4 CPU-s, not 6.
