@@ -169,6 +169,8 @@ export async function startMiniflare(
       child.once('exit', onExit);
     });
   const ready = next();
+  /** Set once `release` hands the child back: it may serve another stack. */
+  let released = false;
   /** The Worker the crons go to (wrangler.toml `name`, as of the last reload). */
   let workerName: string;
   try {
@@ -192,6 +194,7 @@ export async function startMiniflare(
     fromEnv: reply.fromEnv,
     fromDevVars: reply.fromDevVars,
     reload: async (worker) => {
+      if (released) throw new Error('reload failed: the stack has stopped');
       const { entry, setup } = worker ?? (await bundleAndSetup(outDir));
       workerName = setup.name;
       const done = next();
@@ -203,6 +206,8 @@ export async function startMiniflare(
     trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
     release: async () => {
       if (key === undefined || !child.connected) return false;
+      // The child may serve another stack next: this one's handle asks it nothing more.
+      released = true;
       const done = next();
       const request: RuntimeRequest = { type: 'dispose' };
       child.send(request);
@@ -210,9 +215,10 @@ export async function startMiniflare(
       const r = await Promise.race([
         done,
         new Promise<RuntimeReply>((resolve) => {
+          // Wide: workerd's exit is awaited, and a niced child on a loaded machine (CI) can be slow to run.
           timer = setTimeout(() => {
-            resolve({ type: 'failed', message: 'no answer to dispose within 10 s' });
-          }, 10_000);
+            resolve({ type: 'failed', message: 'no answer to dispose within 30 s' });
+          }, 30_000);
         }),
       ]);
       clearTimeout(timer);
@@ -224,7 +230,7 @@ export async function startMiniflare(
       return keepIdle(key, child);
     },
     describe: (ref) => {
-      if (!child.connected) return Promise.resolve(null);
+      if (released || !child.connected) return Promise.resolve(null);
       const requestId = ++requestIds;
       return new Promise((resolve) => {
         describing.set(requestId, resolve);
