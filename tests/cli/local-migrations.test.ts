@@ -5,13 +5,14 @@
  * apply (same table, same names, same database), so a state made by either serves the other. A failing
  * migration is named, and the ones before it stay applied.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type * as WranglerModule from 'wrangler';
 import type { D1Batch } from '../../src/cli/local-migrations.js';
 import type { MiniflareInstance } from '../../src/cli/worker-options.js';
 import type { D1Migrations, MiniflareOptions } from '../../src/cli/worker-options.js';
@@ -27,10 +28,35 @@ import { bucketOf, shardBindingNames, shardOfBucket } from '../../src/config/d1-
 import { REPO_ROOT, WRANGLER_ENV } from '../../src/cli/worker-bundle.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 import { Miniflare } from '../../src/cli/worker-options.js';
-import { migrationStatements, readWorkerSetup } from '../../src/cli/wrangler-config.js';
+import { migrationStatements, readWorkerSetup, readWranglerConfig } from '../../src/cli/wrangler-config.js';
 import { TEST_MS } from '../support/patience.js';
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml');
+
+/** The arguments and context wrangler's `d1 migrations apply` handler reads, typed as used here. */
+type ApplyCommand = {
+  handler(
+    args: { database: string; local: boolean; remote: boolean; persistTo: string; preview: boolean },
+    context: { config: unknown },
+  ): Promise<void>;
+};
+
+/**
+ * wrangler's `d1 migrations apply` command as its CLI defines it (wrangler's command registry). Required, not
+ * imported, as src/cli/wrangler-config.ts requires wrangler: the same module, loaded once. Throws when wrangler
+ * no longer has the command where its CLI puts it.
+ */
+function applyCommand(): ApplyCommand {
+  const wrangler = createRequire(import.meta.url)('wrangler') as typeof WranglerModule;
+  let node = wrangler.experimental_getWranglerCommands().registry;
+  for (const segment of ['d1', 'migrations', 'apply']) {
+    const next = node.subtree.get(segment);
+    if (!next) throw new Error(`wrangler has no command "${segment}" under its d1 migrations`);
+    node = next;
+  }
+  if (!node.definition || !('handler' in node.definition)) throw new Error('wrangler d1 migrations apply: no handler');
+  return node.definition as unknown as ApplyCommand;
+}
 
 /** The Worker's Miniflare options of `setup` on the state at `persistTo`. */
 const optionsOn = (setup: WorkerSetup, persistTo: string) => ({
@@ -97,8 +123,8 @@ async function breaking(
   return { proxied, broke };
 }
 
-// Wrangler processes, each starting workerd: one after another, the first test took over 60 s at load 17-20
-// (and 150 s at load 30); side by side it waits for the slowest.
+// wrangler's command starts workerd four times (twice per database): with wrangler processes, one after another,
+// the first test took over 60 s at load 17-20 (and 150 s at load 30).
 describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
   it('applies each migration once to every database, in order, and wrangler then finds nothing to apply', async () => {
     const setup = readWorkerSetup(CONFIG);
@@ -115,38 +141,41 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
     expect(setup.d1.length).toBeGreaterThan(1);
     expect(applied).toEqual([setup.d1.flatMap(() => files), []]);
 
-    // Wrangler on the control database and on the last shard, side by side: each only reads its own database's
-    // books. The shards between are declared as the last is (wrangler.toml) and reach this code through
-    // wrangler's own reading of it (readWorkerSetup): a wrangler each (3.7 CPU-s apiece, 1.9 of it loading
-    // wrangler) repeated the last shard's check on another id. Their books are in `applied` above.
+    // Wrangler on the control database and on the last shard, one after the other (their output is told apart by
+    // when it is printed): each only reads its own database's books. The shards between are declared as the last is (wrangler.toml) and reach this code through
+    // wrangler's own reading of it (readWorkerSetup): a wrangler run each (~1.5 CPU-s apiece, its local D1
+    // started twice) repeated the last shard's check on another id. Their books are in `applied` above.
     const checked = [setup.d1[0], setup.d1.at(-1)].map((d) => d?.binding ?? '');
     expect(checked).toEqual(['DB', shardBindingNames(setup.d1.length - 1).at(-1)]);
-    const printed = await Promise.all(checked.map((binding) => wranglerApply(binding, persistTo)));
+    const printed: string[] = [];
+    for (const binding of checked) printed.push(await wranglerApply(binding, persistTo));
     for (const [i, out] of printed.entries()) expect(out, checked[i]).toContain('No migrations to apply');
   });
 
   /**
-   * What `wrangler d1 migrations apply <binding> --local` prints on the state at `persistTo`. wrangler's CLI run as
-   * its bin script runs it (node_modules/wrangler/bin/wrangler.js spawns Node on wrangler-dist/cli.js with these two
-   * flags), without that script's own Node process in between (~0.2 CPU-s a run).
+   * What `wrangler d1 migrations apply <binding> --local` prints on the state at `persistTo`: wrangler's own command
+   * (its handler, found through wrangler's command registry) run in this process on wrangler.toml as wrangler reads
+   * it, with the environment `npm start` gives wrangler (no telemetry, no `request.cf` download, CI: no prompt).
+   * A wrangler process each cost 3.5 CPU-s, 1.9 of it loading wrangler, which this process has loaded already
+   * (src/cli/wrangler-config.ts); the command's own steps (its local D1 started twice per database) are the same.
    */
-  const wranglerApply = (binding: string, persistTo: string) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        [
-          '--no-warnings',
-          '--experimental-vm-modules',
-          join(REPO_ROOT, 'node_modules', 'wrangler', 'wrangler-dist', 'cli.js'),
-          ...['d1', 'migrations', 'apply', binding, '--local', '--persist-to', persistTo],
-        ],
-        { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
-        (error, stdout, stderr) => {
-          if (error) reject(new Error(`wrangler failed:\n${stdout}\n${stderr}`));
-          else resolve(stdout);
-        },
-      );
+  const wranglerApply = async (binding: string, persistTo: string): Promise<string> => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      printed.push(args.map(String).join(' '));
     });
+    for (const [key, value] of Object.entries({ ...WRANGLER_ENV, CI: 'true' })) vi.stubEnv(key, value);
+    try {
+      await applyCommand().handler(
+        { database: binding, local: true, remote: false, persistTo, preview: false },
+        { config: readWranglerConfig({ config: CONFIG }) },
+      );
+      return printed.join('\n');
+    } finally {
+      log.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  };
 
   it('names the migration that failed and keeps the ones before it', async () => {
     const setup = readWorkerSetup(CONFIG);

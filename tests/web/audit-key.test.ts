@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditKeyOf, claimAudit } from './browser.js';
+import { auditKeyOf, claimAudit } from './audit-keys.js';
 
 describe('auditKeyOf', () => {
   it('names the route without ids or query, and the layout', () => {

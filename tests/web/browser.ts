@@ -4,7 +4,7 @@
  * missing), on a new empty profile per launch, or a new context of the e2e run's one browser
  * (tests/support/browser-broker.ts).
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -274,38 +274,5 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`);
 }
 
-/**
- * The page an audit is about: the path, the viewer's hash route with its ids as `:id` (every second
- * segment: `#/rubrics/rb_1/versions/2` → `#/rubrics/:id/versions/:id`), no query, `phone` or `desktop` by
- * the viewport's width (the layouts differ below 600 px), and the colour scheme (the dark one has colours
- * of its own, whose contrast is audited apart). States of one page share it.
- */
-export function auditKeyOf(url: string, width: number, scheme: 'light' | 'dark' = 'light'): string {
-  const u = new URL(url);
-  const route = (u.hash.replace(/^#/, '').split('?')[0] ?? '')
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s, i) => (i % 2 === 1 ? ':id' : s))
-    .join('/');
-  return `${u.pathname}#/${route} ${width < 600 ? 'phone' : 'desktop'}${scheme === 'dark' ? ' dark' : ''}`;
-}
-
-/**
- * True the first time `key` is claimed in `dir` (across the processes of one run: a file created
- * exclusively), or in this process when there is no `dir`.
- */
-export function claimAudit(dir: string | undefined, key: string): boolean {
-  if (!dir) {
-    if (claimed.has(key)) return false;
-    claimed.add(key);
-    return true;
-  }
-  try {
-    closeSync(openSync(join(dir, encodeURIComponent(key)), 'wx'));
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  }
-}
-const claimed = new Set<string>();
+// Re-exported for the viewer harness: they live apart so that the node project's test of them loads no Playwright.
+export { auditKeyOf, claimAudit } from './audit-keys.js';
