@@ -1,13 +1,14 @@
 /**
  * Workerd-side helpers of the pipeline suite: inserting evaluation rows through the API's store,
- * waiting for a terminal status in D1 (`vi.waitFor`), counting mock LLM requests, driving the test
+ * waiting for a terminal status in D1 (a poll that slows as it waits), counting mock LLM requests, driving the test
  * subclass of the Durable Object ({@link runInTestObject}), checking that no alarm is pending, and
  * draining alarms between tests (alarms are not reset between tests: workers-sdk#5388).
  */
+import { waitFor } from '../support/backoff-wait.js';
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
@@ -117,9 +118,12 @@ export async function statusRow(id: string): Promise<StatusRow | null> {
     .first<StatusRow>();
 }
 
-/** Waits (polling D1 every 25 ms, at most `timeoutMs`, default {@link WAIT_MS}) until the evaluation has ended. */
+/**
+ * Waits (polling D1 every 25 ms at first, then less often: ../support/backoff-wait.ts; at most `timeoutMs`, default
+ * {@link WAIT_MS}) until the evaluation has ended.
+ */
 export async function waitForEnd(id: string, timeoutMs = WAIT_MS): Promise<StatusRow> {
-  return vi.waitFor(
+  return waitFor(
     async () => {
       const row = await statusRow(id);
       if (!row || !isTerminal(row.status)) throw new Error(`evaluation ${id} still ${row?.status ?? 'missing'}`);
@@ -345,8 +349,9 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 /**
- * Waits until `predicate` holds for a value `read` returns (every `intervalMs`, default 20; at most
- * `timeoutMs`, default {@link WAIT_MS}) and returns that value; fails with the last value read otherwise.
+ * Waits until `predicate` holds for a value `read` returns (every `intervalMs` at first, default 20, then less
+ * often as the wait goes on: ../support/backoff-wait.ts; at most `timeoutMs`, default {@link WAIT_MS}) and returns
+ * that value; fails with the last value read otherwise.
  */
 export async function pollUntil<T>(
   read: () => Promise<T>,
@@ -354,7 +359,7 @@ export async function pollUntil<T>(
   timeoutMs = WAIT_MS,
   intervalMs = 20,
 ): Promise<T> {
-  return vi.waitFor(
+  return waitFor(
     async () => {
       const v = await read();
       if (!predicate(v)) throw new Error(`condition not met; last value: ${JSON.stringify(v)}`);
