@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/variant-cost.ts`: workerd's CPU per request of a few request kinds, on local stacks that
+ * `npm run bench:variants`: workerd's CPU per request of a few request kinds, on local stacks that
  * differ only by Worker variables, their rounds interleaved (variant A, variant B, A, B, …) so the host's load
  * swings hit each alike. What a piece of the request path costs in the whole workerd process, without a profiler
  * attached (V8's sampler inflates native calls such as `console.log`): e.g. the provider gate's two RPCs per
@@ -22,7 +22,7 @@ import { runtimeCpuMs } from './proc-cpu.js';
 import { benchStateDir } from './state-dir.js';
 
 const CLI = {
-  usage: `usage: node --import tsx bench/variant-cost.ts [options]
+  usage: `usage: npm run bench:variants -- [options]
 
   --items N          requests per kind, variant and round (default 300, after 64 warm-up requests each)
   --rounds R         rounds (default 4)
