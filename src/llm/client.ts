@@ -117,6 +117,13 @@ export interface CallOptions {
    * an eviction cut one off): counted against the retry policy's `maxAttempts`. Default 0.
    */
   attemptsMade?: number;
+  /**
+   * Asked before each attempt (after its wait for the provider gate too) and before each wait between attempts:
+   * true ends the call at once, sending nothing more (e.g. its evaluation was cancelled). A call stopped after
+   * failed attempts fails with them; one stopped before its first attempt is {@link TieredCallResult.cutShort}
+   * (nothing was sent). Default: never.
+   */
+  stop?: () => boolean;
 }
 
 /** Shortest attempt started before a {@link CallOptions.deadlineMs}, ms: 1 s. */
@@ -255,7 +262,23 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       attempts: tiers,
       cutShort: true,
     });
+    // Stopped: the failures so far are the call's outcome; with none, nothing was sent and there is none.
+    const stopped = (): TieredCallResult =>
+      failures.length === 0
+        ? cut()
+        : {
+            result: {
+              id: request.id,
+              ok: false,
+              attempts: failures.length,
+              error: callError(failures, undefined, redact),
+            },
+            tier,
+            attempts: tiers,
+          };
+    const stop = options.stop ?? (() => false);
     for (;;) {
+      if (stop()) return stopped();
       const attempt = failures.length + 1;
       const ownTimeout = options.timeoutMs ?? (tier === 'flex' ? settings.flexTimeoutMs : settings.timeoutMs);
       const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - now();
@@ -269,6 +292,11 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         ...(route.promptCacheKey !== undefined ? { promptCacheKey: route.promptCacheKey } : {}),
       };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
+      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused.
+      if (lease && stop()) {
+        lease.release('failed');
+        return stopped();
+      }
       const t0 = now();
       const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now, earlier + failures.length);
       const latencyMs = now() - t0;
@@ -362,6 +390,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
           tier,
           attempts: tiers,
         };
+      }
+      if (stop()) {
+        report(failed);
+        return stopped();
       }
       report({ ...failed, delayMs: next.delayMs });
       retriesUsed += 1;

@@ -7,7 +7,8 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat, parseReply } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import type { AttemptInfo, LlmDeps } from '../../src/llm/client.js';
-import { createLlm } from '../../src/llm/client.js';
+import { createLlm, createTieredLlm } from '../../src/llm/client.js';
+import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
@@ -56,20 +57,24 @@ function harness(settings: Partial<LlmSettingsInput> = {}, deps: LlmDeps = {}) {
   const delays: number[] = [];
   const attempts: AttemptInfo[] = [];
   const bodies: SeenRequest[] = [];
-  const llm = createLlm(
-    { providers: { default: { baseUrl: a.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 5_000, ...settings },
-    {
-      sleep: (ms) => {
-        delays.push(ms);
-        return Promise.resolve();
-      },
-      random: () => 0.5,
-      onAttempt: (i) => attempts.push(i),
-      fetch: recordingFetch(bodies),
-      ...deps,
+  const all: LlmSettingsInput = {
+    providers: { default: { baseUrl: a.baseUrl } },
+    defaultModel: 'mock-judge',
+    timeoutMs: 5_000,
+    ...settings,
+  };
+  const allDeps: LlmDeps = {
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
     },
-  );
-  return { llm, delays, attempts, bodies };
+    random: () => 0.5,
+    onAttempt: (i) => attempts.push(i),
+    fetch: recordingFetch(bodies),
+    ...deps,
+  };
+  const llm = createLlm(all, allDeps);
+  return { llm, delays, attempts, bodies, settings: all, deps: allDeps };
 }
 
 function ok(r: LlmCallResult): Extract<LlmCallResult, { ok: true }> {
@@ -167,6 +172,39 @@ describe('retries', () => {
       [4, 'http', 'provider_error', 503],
     ]);
     for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a call stopped between attempts fails with the attempts made; one stopped at its gate sends none', async () => {
+    let stop = false;
+    const released: string[] = [];
+    // Stopped as the first attempt's slot goes back, failed (a cancel stored meanwhile): no wait, no second attempt.
+    const gate: ProviderGate = {
+      acquire: () =>
+        Promise.resolve({
+          release: (o) => {
+            released.push(o);
+            stop = true;
+          },
+        }),
+    };
+    const between = harness({}, { gate });
+    const stopped = createLlm(between.settings, between.deps, { stop: () => stop });
+    const r = err(await stopped(req(mockModel({ fail: [[500, 9]], seed: 'stopped' }))));
+    expect(r.attempts).toBe(1);
+    expect(r.error).toMatchObject({ code: 'provider_error', status: 500 });
+    expect(r.error.attempts).toHaveLength(1);
+    expect(between.bodies).toHaveLength(1);
+    expect(between.delays).toEqual([]);
+    // Stopped while it waited for a slot: the slot goes back unused, nothing is sent, and there is no outcome.
+    stop = false;
+    const atGate = harness({}, { gate: { acquire: () => ((stop = true), gate.acquire({} as never)) } });
+    const out = await createTieredLlm(atGate.settings, atGate.deps)(req(mockModel({ seed: 'stopped-at-gate' })), {
+      stop: () => stop,
+    });
+    expect(out.cutShort).toBe(true);
+    expect(out.attempts).toEqual([]);
+    expect(atGate.bodies).toEqual([]);
+    expect(released).toEqual(['failed', 'failed']);
   });
 
   // The three tests of a timed-out attempt wait out real timeouts (1 s each: 5 s in all, idle): side by side they
