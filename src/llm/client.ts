@@ -118,10 +118,10 @@ export interface CallOptions {
    */
   attemptsMade?: number;
   /**
-   * Asked before each attempt (after its wait for the provider gate too) and before each wait between attempts:
-   * true ends the call at once, sending nothing more (e.g. its evaluation was cancelled). A call stopped after
-   * failed attempts fails with them; one stopped before its first attempt is {@link TieredCallResult.cutShort}
-   * (nothing was sent). Default: never.
+   * Asked once an attempt has failed, before the wait for the next one, and before that next attempt (after its
+   * wait for the provider gate too): true ends the call at once with the attempts made, sending nothing more (e.g.
+   * its evaluation was cancelled). The first attempt always goes: the caller decided to make the call. Default:
+   * never.
    */
   stop?: () => boolean;
 }
@@ -262,21 +262,13 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       attempts: tiers,
       cutShort: true,
     });
-    // Stopped: the failures so far are the call's outcome; with none, nothing was sent and there is none.
-    const stopped = (): TieredCallResult =>
-      failures.length === 0
-        ? cut()
-        : {
-            result: {
-              id: request.id,
-              ok: false,
-              attempts: failures.length,
-              error: callError(failures, undefined, redact),
-            },
-            tier,
-            attempts: tiers,
-          };
-    const stop = options.stop ?? (() => false);
+    // Stopped after a failed attempt: the failures so far are the call's outcome.
+    const stop = () => failures.length > 0 && options.stop?.() === true;
+    const stopped = (): TieredCallResult => ({
+      result: { id: request.id, ok: false, attempts: failures.length, error: callError(failures, undefined, redact) },
+      tier,
+      attempts: tiers,
+    });
     for (;;) {
       if (stop()) return stopped();
       const attempt = failures.length + 1;

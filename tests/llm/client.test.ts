@@ -174,37 +174,52 @@ describe('retries', () => {
     for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('a call stopped between attempts fails with the attempts made; one stopped at its gate sends none', async () => {
+  it('a call stopped after a failed attempt sends no further one: stopped before its wait, or while at its gate', async () => {
     let stop = false;
     const released: string[] = [];
+    const lease = { release: (o: string) => released.push(o) };
     // Stopped as the first attempt's slot goes back, failed (a cancel stored meanwhile): no wait, no second attempt.
-    const gate: ProviderGate = {
-      acquire: () =>
-        Promise.resolve({
-          release: (o) => {
-            released.push(o);
-            stop = true;
-          },
-        }),
-    };
-    const between = harness({}, { gate });
-    const stopped = createLlm(between.settings, between.deps, { stop: () => stop });
-    const r = err(await stopped(req(mockModel({ fail: [[500, 9]], seed: 'stopped' }))));
+    const between = harness(
+      {},
+      { gate: { acquire: () => Promise.resolve({ release: (o) => (lease.release(o), (stop = true)) }) } },
+    );
+    const r = err(
+      await createLlm(between.settings, between.deps, { stop: () => stop })(
+        req(mockModel({ fail: [[500, 9]], seed: 'stopped' })),
+      ),
+    );
     expect(r.attempts).toBe(1);
     expect(r.error).toMatchObject({ code: 'provider_error', status: 500 });
     expect(r.error.attempts).toHaveLength(1);
     expect(between.bodies).toHaveLength(1);
     expect(between.delays).toEqual([]);
-    // Stopped while it waited for a slot: the slot goes back unused, nothing is sent, and there is no outcome.
+    expect(released).toEqual(['failed']);
+    // Stopped while the second attempt waited for its slot: the slot goes back unused, the call fails with the first.
     stop = false;
-    const atGate = harness({}, { gate: { acquire: () => ((stop = true), gate.acquire({} as never)) } });
-    const out = await createTieredLlm(atGate.settings, atGate.deps)(req(mockModel({ seed: 'stopped-at-gate' })), {
-      stop: () => stop,
-    });
-    expect(out.cutShort).toBe(true);
-    expect(out.attempts).toEqual([]);
-    expect(atGate.bodies).toEqual([]);
-    expect(released).toEqual(['failed', 'failed']);
+    const gate: ProviderGate = {
+      acquire: (a) => {
+        if (a.attempt === 2) stop = true;
+        return Promise.resolve(lease);
+      },
+    };
+    const atGate = harness({}, { gate });
+    const out = await createTieredLlm(atGate.settings, atGate.deps)(
+      req(mockModel({ fail: [[500, 9]], seed: 'stopped-at-gate' })),
+      {
+        stop: () => stop,
+      },
+    );
+    expect(err(out.result).attempts).toBe(1);
+    expect(out.attempts.map((a) => a.attempt)).toEqual([1]);
+    expect(atGate.bodies).toHaveLength(1);
+    expect(atGate.delays).toEqual([250]);
+    expect(released).toEqual(['failed', 'failed', 'failed']);
+    // Stopped from the start: the first attempt still goes (the caller chose to make the call).
+    const first = harness();
+    expect(
+      ok(await createLlm(first.settings, first.deps, { stop: () => true })(req(mockModel({ seed: 'stopped-first' }))))
+        .attempts,
+    ).toBe(1);
   });
 
   // The three tests of a timed-out attempt wait out real timeouts (1 s each: 5 s in all, idle): side by side they
