@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { GROUP_BEFORE_E2E, WORKERS_BEFORE_E2E } from './support/groups.js';
+import { TEST_MS } from './support/patience.js';
 
 export default defineConfig({
   test: {
@@ -14,9 +15,12 @@ export default defineConfig({
     // Files share one process and its module cache (a fork per file cost ~0.3 s each); none changes
     // global state it does not restore (vi.stubEnv, spies and process.argv are put back).
     isolate: false,
-    // Some tests simulate hundreds of tournaments or every DEBATE run up to n = 4: ~1 s alone, past vitest's
-    // default 5 s when the machine is loaded (seen at load 11 on 2 cores).
-    testTimeout: 20_000,
+    // Some tests simulate hundreds of tournaments or every DEBATE run up to n = 4: 1-7 s of CPU alone, so their
+    // wall time grows with the load (the 40 tournaments of tests/meta/comparison went past 20 s at load 37). Such
+    // a test is synchronous: a timeout cannot interrupt it, only fail it afterwards for its wall time, which is
+    // the load's, not the code's (timing targets live in bench/). So the worker project's runner timeout, which
+    // stays a guard for an awaited event that never comes.
+    testTimeout: TEST_MS,
     // Both cores (vitest's default is the cores less one, which left one idle for ~25 s). One group with the
     // worker projects (tests/vitest.worker.config.ts, `GROUP_BEFORE_E2E`): a group shares one pool and its
     // `maxWorkers`, and its queue takes node's files first (by project name), so the first slot node frees

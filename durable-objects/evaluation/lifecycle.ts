@@ -69,7 +69,8 @@ export class Lifecycle {
 
   /**
    * Ends the evaluation (cancel, pipeline failure) unless it has ended: D1 shows the end when this
-   * returns; calls in flight are still stored and billed in the final write, no new call is made.
+   * returns; calls in flight are still stored and billed in the final write, no new call is made, and a call in
+   * flight sends no further attempt (its failures so far are its result).
    */
   async end(id: string, status: EndStatus, error: EvaluationError): Promise<StatusResult> {
     const evaluation = this.instance.load();

@@ -188,7 +188,8 @@ async function tablesOf(db: CarryOverDb): Promise<Map<string, Table>> {
  * root rows per call when given (a Worker invocation's query budget: call again until `done`). A no-op
  * without shards. Throws when `DB` holds rows of a table {@link CARRY_OVER_RULES} does not know.
  * @param moved where the moves are counted as each group of rows is moved (default a fresh record), so a caller
- *   that takes the carry-over again after a throw keeps the count of what the broken take had moved
+ *   that takes the carry-over again after a throw keeps the count of what the broken take had moved: with the same
+ *   record, the next take also counts a group whose move threw once its delete had run (read back from `DB`)
  */
 export async function carryOver(
   control: CarryOverDb,
@@ -199,6 +200,13 @@ export async function carryOver(
 ): Promise<CarryOverReport> {
   const report: CarryOverReport = { moved, done: true };
   if (shards.length === 0) return report;
+  // The groups an earlier take with this count left unsure (its move threw): counted now as the rows say.
+  const unsure = unsureMoves.get(moved) ?? [];
+  unsureMoves.set(moved, unsure);
+  for (const u of unsure.splice(0)) {
+    const left = await rowsLeft(control, u.table, u.rows);
+    moved[u.table.name] = (moved[u.table.name] ?? 0) + u.rows.length - left;
+  }
   const finished = await one(control, 'SELECT 1 AS one FROM d1_carry_over WHERE shards = ?', shards.length);
   if (finished.length > 0) return report;
   const tables = await tablesOf(control);
@@ -234,7 +242,11 @@ export async function carryOver(
       const byShard = new Map<CarryOverDb, Record<string, unknown>[]>();
       for (const r of rows) byShard.set(shardOf(r.tenant), [...(byShard.get(shardOf(r.tenant)) ?? []), r]);
       for (const [shard, group] of byShard) {
+        // Unsure until it returns: a delete whose answer was lost has moved the rows all the same.
+        const move = { table: root, rows: group };
+        unsure.push(move);
         await moveGroup(control, shard, tables, root, group);
+        unsure.splice(unsure.indexOf(move), 1);
         moved[root.name] = (moved[root.name] ?? 0) + group.length;
       }
     }
@@ -243,6 +255,22 @@ export async function carryOver(
     { sql: 'INSERT OR IGNORE INTO d1_carry_over (shards, finished_at) VALUES (?, ?)', params: [shards.length, now] },
   ]);
   return report;
+}
+
+/**
+ * Per count of moves (the `moved` record a caller hands every take): the groups whose move threw, so a take that
+ * follows with the same count counts those the rows say went (their delete ran, its answer lost) and no other.
+ */
+const unsureMoves = new WeakMap<Record<string, number>, { table: Table; rows: Record<string, unknown>[] }[]>();
+
+/** How many of `rows` (by `t`'s key) are still in `db`: a move's delete is one transaction, so all or none. */
+async function rowsLeft(db: CarryOverDb, t: Table, rows: readonly Record<string, unknown>[]): Promise<number> {
+  const keys = t.key.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
+  const sql = `SELECT count(*) AS n FROM ${quote(t.name)} WHERE (${t.key.map(quote).join(', ')}) IN (SELECT ${keys} FROM json_each(?))`;
+  let n = 0;
+  for (const json of jsonChunks(rows.map((r) => t.key.map((c) => r[c] ?? null))))
+    n += Number((await one(db, sql, json))[0]?.n ?? 0);
+  return n;
 }
 
 /** Copies every row of `t` into the databases `targets` names for it, a page at a time (keyset on the key). */

@@ -42,11 +42,14 @@ import { hitColumns } from '../verdict-cache/hit.js';
 const SHARD_CAP = `SELECT (COALESCE(max(t.max_running), ?) + COALESCE(max(t.spread), 1) - 1) / COALESCE(max(t.spread), 1)
   FROM tenants t WHERE t.id = evaluations.tenant`;
 
-/** SQL of the number of evaluations of tenant `tenant` (an SQL term) outside a batch holding a running slot under the cap. */
-function singleHolders(tenant: string): string {
-  return `(SELECT count(*) FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
+/**
+ * SQL of the rows `s` (a `FROM … WHERE`) of the evaluations of tenant `tenant` (an SQL term) outside a batch holding
+ * a running slot under the cap (not at tier `batch`), read through `evaluations_in_flight`.
+ */
+function singleHolderRows(tenant: string): string {
+  return `FROM evaluations s INDEXED BY evaluations_in_flight WHERE s.tenant = ${tenant}
       AND s.slot_at IS NOT NULL AND s.finished_at IS NULL AND s.batch_id IS NULL AND s.tier != 'batch'
-      AND ${sqlNotEnded('s.status')})`;
+      AND ${sqlNotEnded('s.status')}`;
 }
 
 /** Batch `b` is an open batch of tenant `tenant` whose handed-over items count under the cap (not at tier `batch`). */
@@ -54,20 +57,18 @@ const CAPPED_BATCH = (b: string, tenant: string) =>
   `${b}.tenant = ${tenant} AND ${b}.completed_at IS NULL AND ${b}.tier != 'batch'`;
 
 /**
- * SQL of the number of evaluations of tenant `tenant` (an SQL term) holding a running slot under the cap (not at
- * tier `batch`): those outside a batch through `evaluations_in_flight`, and an open batch's handed-over items that
- * have not ended ({@link batchOpenItems}), so a batch's items not handed over are never read.
+ * SQL of the number of the other slot holders of tenant `tenant` (an SQL term): an open batch's handed-over items
+ * that hold a slot and have not ended ({@link batchOpenItems}), so a batch's items not handed over are never read.
  */
-function slotHolders(tenant: string): string {
-  return `(${singleHolders(tenant)}
-    + (SELECT count(*) FROM batches b INDEXED BY batches_open
+function batchHolders(tenant: string): string {
+  return `(SELECT count(*) FROM batches b INDEXED BY batches_open
       JOIN evaluations s INDEXED BY evaluations_batch ON ${batchOpenItems('b', 's')}
       WHERE ${CAPPED_BATCH('b', tenant)}
-        AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${sqlNotEnded('s.status')}))`;
+        AND s.slot_at IS NOT NULL AND s.tier != 'batch' AND ${sqlNotEnded('s.status')})`;
 }
 
 /**
- * At least {@link slotHolders}' batch part, read from the batch rows alone: an open batch's items that have not ended are at
+ * At least {@link batchHolders}, read from the batch rows alone: an open batch's items that have not ended are at
  * positions from its `open_from` to its `sent` (src/evaluations/batch-open.ts), so they are at most `sent -
  * open_from` of them, whether they hold a slot or not. One row per open batch of the tenant, where the count reads
  * every position of each batch's window (and the items ended above a straggler, which widens it).
@@ -83,12 +84,16 @@ function batchHoldersAtMost(tenant: string): string {
  * waves (the provider's limits are per file), and under the cap a batch's items beyond it would start a
  * chain behind the others, each of its waves a provider turnaround (minutes to hours) later. The bound
  * ({@link batchHoldersAtMost}) answers first; only a tenant whose open windows could fill its cap counts their
- * items ({@link slotHolders}): SQLite stops at the first true term of an `OR` (a tenant without open batches, at
- * its cap, reads its running evaluations once, as before).
+ * items ({@link batchHolders}; with no open window they are none). The running evaluations outside batches are read
+ * once, in the one aggregate that holds both (its `count(*)` twice is one count), and the items only in the `CASE`
+ * branch that needs them, so a tenant at its cap with an open batch reads them once too.
  */
 const UNDER_CAP = `(evaluations.tier = 'batch'
-  OR ${singleHolders('evaluations.tenant')} + ${batchHoldersAtMost('evaluations.tenant')} < (${SHARD_CAP})
-  OR (${batchHoldersAtMost('evaluations.tenant')} > 0 AND ${slotHolders('evaluations.tenant')} < (${SHARD_CAP})))`;
+  OR (SELECT count(*) + CASE
+        WHEN ${batchHoldersAtMost('evaluations.tenant')} = 0
+          OR count(*) + ${batchHoldersAtMost('evaluations.tenant')} < (${SHARD_CAP}) THEN 0
+        ELSE ${batchHolders('evaluations.tenant')} END
+      ${singleHolderRows('evaluations.tenant')}) < (${SHARD_CAP}))`;
 
 /** The binds of {@link UNDER_CAP}: the default cap, once per term that reads the cap. */
 const capBinds = (defaultMaxRunning: number) => [defaultMaxRunning, defaultMaxRunning] as const;

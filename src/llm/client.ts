@@ -117,6 +117,13 @@ export interface CallOptions {
    * an eviction cut one off): counted against the retry policy's `maxAttempts`. Default 0.
    */
   attemptsMade?: number;
+  /**
+   * Asked once an attempt has failed, before the wait for the next one, and before that next attempt (after its
+   * wait for the provider gate too): true ends the call at once with the attempts made, sending nothing more (e.g.
+   * its evaluation was cancelled). The first attempt always goes: the caller decided to make the call. Default:
+   * never.
+   */
+  stop?: () => boolean;
 }
 
 /** Shortest attempt started before a {@link CallOptions.deadlineMs}, ms: 1 s. */
@@ -255,7 +262,15 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       attempts: tiers,
       cutShort: true,
     });
+    // Stopped after a failed attempt: the failures so far are the call's outcome.
+    const stop = () => failures.length > 0 && options.stop?.() === true;
+    const stopped = (): TieredCallResult => ({
+      result: { id: request.id, ok: false, attempts: failures.length, error: callError(failures, undefined, redact) },
+      tier,
+      attempts: tiers,
+    });
     for (;;) {
+      if (stop()) return stopped();
       const attempt = failures.length + 1;
       const ownTimeout = options.timeoutMs ?? (tier === 'flex' ? settings.flexTimeoutMs : settings.timeoutMs);
       const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - now();
@@ -269,6 +284,11 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         ...(route.promptCacheKey !== undefined ? { promptCacheKey: route.promptCacheKey } : {}),
       };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
+      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused.
+      if (lease && stop()) {
+        lease.release('failed');
+        return stopped();
+      }
       const t0 = now();
       const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now, earlier + failures.length);
       const latencyMs = now() - t0;
@@ -362,6 +382,10 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
           tier,
           attempts: tiers,
         };
+      }
+      if (stop()) {
+        report(failed);
+        return stopped();
       }
       report({ ...failed, delayMs: next.delayMs });
       retriesUsed += 1;

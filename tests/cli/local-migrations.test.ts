@@ -276,6 +276,38 @@ describe('applyMigrations', { timeout: 2 * TEST_MS }, () => {
       // Once: npm start's carry-over again moves nothing, and every database's migrations are in.
       expect(await carryOverLocal(batch, 4)).toEqual({ moved: {}, done: true });
       expect(await applyMigrations(batch, setup.d1)).toEqual([]);
+      // A group whose delete from DB ran but whose answer was lost moved all the same: the next take with the same
+      // count counts it (read back from DB), and a group whose copy broke before its delete only once, when it moves.
+      await batch('DB', [
+        'DELETE FROM d1_carry_over',
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+           VALUES ('ev_migratelocal3', '${tenant}', 'succeeded', 'single', '{}', '{}', 1, 2)`,
+        `INSERT INTO evaluations (id, tenant, status, method, config, task, created_at, updated_at)
+           VALUES ('ev_migratelocal4', '${other}', 'succeeded', 'single', '{}', '{}', 1, 2)`,
+      ]);
+      let deletes = 0;
+      let copied = 0;
+      const lossy = await breaking(
+        one,
+        () => false,
+        (_n, body) =>
+          (body.includes('DELETE FROM \\"evaluations\\"') && ++deletes === 1) ||
+          (body.includes('INSERT OR IGNORE INTO \\"evaluations\\"') && ++copied === 2),
+      );
+      const count: Record<string, number> = {};
+      const lossyBatch = d1BatchOver(await lossy.proxied.ready);
+      try {
+        await expect(carryOverLocal(lossyBatch, 4, Date.now(), count)).rejects.toThrow(/no answer from the local D1/);
+        await expect(carryOverLocal(lossyBatch, 4, Date.now(), count)).rejects.toThrow(/no answer from the local D1/);
+        expect(await carryOverLocal(lossyBatch, 4, Date.now(), count)).toEqual({
+          moved: { evaluations: 2 },
+          done: true,
+        });
+      } finally {
+        await lossy.proxied.dispose();
+      }
+      expect(lossy.broke).toHaveLength(2);
+      expect(await batch('DB', ['SELECT count(*) AS n FROM evaluations'])).toEqual([[{ n: 0 }]]);
       // Every exchange broken (a runtime gone): each take breaks at its first batch, and the last break rejects.
       const gone = await breaking(
         one,

@@ -7,7 +7,8 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat, parseReply } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import type { AttemptInfo, LlmDeps } from '../../src/llm/client.js';
-import { createLlm } from '../../src/llm/client.js';
+import { createLlm, createTieredLlm } from '../../src/llm/client.js';
+import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockServer } from '../../src/mock-llm/node.js';
@@ -56,20 +57,24 @@ function harness(settings: Partial<LlmSettingsInput> = {}, deps: LlmDeps = {}) {
   const delays: number[] = [];
   const attempts: AttemptInfo[] = [];
   const bodies: SeenRequest[] = [];
-  const llm = createLlm(
-    { providers: { default: { baseUrl: a.baseUrl } }, defaultModel: 'mock-judge', timeoutMs: 5_000, ...settings },
-    {
-      sleep: (ms) => {
-        delays.push(ms);
-        return Promise.resolve();
-      },
-      random: () => 0.5,
-      onAttempt: (i) => attempts.push(i),
-      fetch: recordingFetch(bodies),
-      ...deps,
+  const all: LlmSettingsInput = {
+    providers: { default: { baseUrl: a.baseUrl } },
+    defaultModel: 'mock-judge',
+    timeoutMs: 5_000,
+    ...settings,
+  };
+  const allDeps: LlmDeps = {
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
     },
-  );
-  return { llm, delays, attempts, bodies };
+    random: () => 0.5,
+    onAttempt: (i) => attempts.push(i),
+    fetch: recordingFetch(bodies),
+    ...deps,
+  };
+  const llm = createLlm(all, allDeps);
+  return { llm, delays, attempts, bodies, settings: all, deps: allDeps };
 }
 
 function ok(r: LlmCallResult): Extract<LlmCallResult, { ok: true }> {
@@ -167,6 +172,54 @@ describe('retries', () => {
       [4, 'http', 'provider_error', 503],
     ]);
     for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a call stopped after a failed attempt sends no further one: stopped before its wait, or while at its gate', async () => {
+    let stop = false;
+    const released: string[] = [];
+    const lease = { release: (o: string) => released.push(o) };
+    // Stopped as the first attempt's slot goes back, failed (a cancel stored meanwhile): no wait, no second attempt.
+    const between = harness(
+      {},
+      { gate: { acquire: () => Promise.resolve({ release: (o) => (lease.release(o), (stop = true)) }) } },
+    );
+    const r = err(
+      await createLlm(between.settings, between.deps, { stop: () => stop })(
+        req(mockModel({ fail: [[500, 9]], seed: 'stopped' })),
+      ),
+    );
+    expect(r.attempts).toBe(1);
+    expect(r.error).toMatchObject({ code: 'provider_error', status: 500 });
+    expect(r.error.attempts).toHaveLength(1);
+    expect(between.bodies).toHaveLength(1);
+    expect(between.delays).toEqual([]);
+    expect(released).toEqual(['failed']);
+    // Stopped while the second attempt waited for its slot: the slot goes back unused, the call fails with the first.
+    stop = false;
+    const gate: ProviderGate = {
+      acquire: (a) => {
+        if (a.attempt === 2) stop = true;
+        return Promise.resolve(lease);
+      },
+    };
+    const atGate = harness({}, { gate });
+    const out = await createTieredLlm(atGate.settings, atGate.deps)(
+      req(mockModel({ fail: [[500, 9]], seed: 'stopped-at-gate' })),
+      {
+        stop: () => stop,
+      },
+    );
+    expect(err(out.result).attempts).toBe(1);
+    expect(out.attempts.map((a) => a.attempt)).toEqual([1]);
+    expect(atGate.bodies).toHaveLength(1);
+    expect(atGate.delays).toEqual([250]);
+    expect(released).toEqual(['failed', 'failed', 'failed']);
+    // Stopped from the start: the first attempt still goes (the caller chose to make the call).
+    const first = harness();
+    expect(
+      ok(await createLlm(first.settings, first.deps, { stop: () => true })(req(mockModel({ seed: 'stopped-first' }))))
+        .attempts,
+    ).toBe(1);
   });
 
   // The three tests of a timed-out attempt wait out real timeouts (1 s each: 5 s in all, idle): side by side they

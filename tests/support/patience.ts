@@ -11,5 +11,5 @@
 /** The longest a test waits for one event (an evaluation ending, a webhook arriving), in ms: 90 s. */
 export const WAIT_MS = 90_000;
 
-/** The runner's timeout for a test or hook in the worker project, in ms: 150 s, above {@link WAIT_MS}. */
+/** The runner's timeout for a test or hook in the worker project (a test in the node project), in ms: 150 s, above {@link WAIT_MS}. */
 export const TEST_MS = 150_000;

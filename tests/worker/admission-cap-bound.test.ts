@@ -74,4 +74,26 @@ describe('the cap reads the open windows from their batch rows', () => {
     expect(refused.meta.rows_read).toBeGreaterThanOrEqual(cap);
     expect(refused.meta.rows_read).toBeLessThan(2 * cap);
   });
+
+  it('reads a tenant at its cap with an open batch once too: its running evaluations are counted with the items, not twice', async () => {
+    const tenant = newTestId('tn_cap_both');
+    const cap = 30;
+    // Two items of an open batch hold slots (its window of 2 could fill the cap with the singles), 28 singles run.
+    const b = await storedBatch(2, { tenant, concurrency: 2 });
+    expect((await claimWindow(db, { batchId: b.id })).ids).toEqual(b.items);
+    for (const id of b.items) expect((await admitStatement(db, id, cap, Date.now()).run()).meta.changes).toBe(1);
+    const singles = cap - 2;
+    for (let i = 0; i < singles; i++)
+      expect((await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run()).meta.changes).toBe(1);
+    const refused = await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run();
+    expect(refused.meta.changes).toBe(0);
+    expect(await slotCounts(db, tenant)).toEqual({ running: cap, waiting: 1 });
+    // The 28 singles' index entries and rows once, the batch row and its 2 items: read twice, the singles cost 28 more.
+    expect(refused.meta.rows_read).toBeGreaterThanOrEqual(singles);
+    expect(refused.meta.rows_read).toBeLessThan(2 * singles);
+    // One ends: the count admits the next exactly at the cap.
+    await ended(b.items[0] ?? '');
+    expect((await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run()).meta.changes).toBe(1);
+    expect((await admitStatement(db, await queuedSingle(tenant), cap, Date.now()).run()).meta.changes).toBe(0);
+  });
 });

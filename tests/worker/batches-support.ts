@@ -43,15 +43,34 @@ export function postBatch(body: unknown, headers: Record<string, string> = {}): 
   return postJson('/v1/batches', body, headers);
 }
 
-/** POSTs a batch as NDJSON: the header line, then one item per line. */
-export function postNdjson(
+/**
+ * POSTs a batch as NDJSON: the header line, then one item per line. Sent with an `Idempotency-Key` (a new one
+ * unless `headers` names one) and, as a user's client would, sent once more with that key when the runtime drops
+ * the exchange (`Network connection lost.`, seen at load 51 between the test and the Worker's entry): the key
+ * makes the second send answer with the batch the first one stored, if it did. The answer is read here, so a
+ * drop while it streams is covered too; any other error, and any answer, is the test's to judge.
+ */
+export async function postNdjson(
   header: Record<string, unknown>,
   lines: unknown[],
   headers: Record<string, string> = {},
 ): Promise<Response> {
   const body = [JSON.stringify(header), ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n';
-  return api('/v1/batches', { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson', ...headers }, body });
+  const sent = { 'Content-Type': 'application/x-ndjson', 'Idempotency-Key': newTestId('ndjson'), ...headers };
+  const send = async () => {
+    const r = await api('/v1/batches', { method: 'POST', headers: sent, body });
+    return new Response(await r.arrayBuffer(), r);
+  };
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof Error) || e.message !== DROPPED) throw e;
+    return send();
+  }
 }
+
+/** What the runtime throws when it drops an exchange between the test and the Worker. */
+const DROPPED = 'Network connection lost.';
 
 /** POSTs a batch and returns its id (expects 202). */
 export async function createBatchId(body: unknown, headers: Record<string, string> = {}): Promise<string> {

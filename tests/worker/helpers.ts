@@ -181,6 +181,13 @@ export async function mockRequests(seed: string, route: 'chat' | 'responses' = '
   return (await r.json<{ count: number }>()).count;
 }
 
+/** Each chat-completion request the mock received for this seed: its call id and retry count, in order, re-sends included. */
+export async function mockAttempts(seed: string): Promise<({ call: string; retries: number } | null)[]> {
+  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
+  const r = await fetch(`${base}/_test/attempts?seed=${encodeURIComponent(seed)}`);
+  return (await r.json<{ attempts: ({ call: string; retries: number } | null)[] }>()).attempts;
+}
+
 /** The prompts the mock received for this seed, in order (re-sends left out, as {@link mockRequests}): each request's message contents joined by a blank line. */
 export async function mockPrompts(seed: string): Promise<string[]> {
   const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');

@@ -14,7 +14,16 @@ import { CALL_ID_HEADER, RETRY_COUNT_HEADER } from '../../src/llm/send-attempt.j
 import { forwardEvents, evaluationStub } from '../../src/evaluations/stub.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, apiWith, postJson } from './api-fetch.js';
-import { drainAlarms, insertJob, PAIRWISE, parseSse, runInTestObject, testEnv, waitForEnd } from './helpers.js';
+import {
+  drainAlarms,
+  insertJob,
+  mockAttempts,
+  PAIRWISE,
+  parseSse,
+  runInTestObject,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 
 afterEach(drainAlarms);
 
@@ -44,14 +53,6 @@ async function mockCount(seed: string): Promise<{ count: number; resent: number 
 }
 
 /** Each of this seed's chat requests' call id and retry count, as the mock saw them (null without them). */
-async function mockAttempts(seed: string): Promise<({ call: string; retries: number } | null)[]> {
-  const base = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
-  return (await fetch(`${base}/_test/attempts?seed=${encodeURIComponent(seed)}`))
-    .json<{
-      attempts: ({ call: string; retries: number } | null)[];
-    }>()
-    .then((r) => r.attempts);
-}
 
 /** Submits a one-call evaluation whose every agent uses `model`, waits for its end, returns its id. */
 async function runToEnd(model: string): Promise<string> {

@@ -1,18 +1,23 @@
 import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { evaluationStub } from '../../src/evaluations/stub.js';
+import { evaluationStub, forwardEvents } from '../../src/evaluations/stub.js';
 import {
   countRows,
   drainAlarms,
+  heldReplies,
   billedCalls,
   insertJob,
   LONG_DEBATE,
+  mockAttempts,
   mockRequests,
   PAIRWISE,
+  parseSse,
   pendingAlarm,
   pollUntil,
   POINTWISE,
+  replyInGroups,
+  runInTestObject,
   statusRow,
   stubbornCritic,
   testEnv,
@@ -100,6 +105,48 @@ describe('cancel', () => {
     expect(await countRows('transcripts', id)).toBe(done);
     expect(await countRows('verdicts', id)).toBe(0);
     expect((await stub.cancel(id)).status).toBe('cancelled');
+  });
+
+  it('a cancel stops the retries of the calls in flight: each is stored with the attempt it made, none is sent again', async () => {
+    // Every attempt fails; every reply is held until the test lets it go, so both calls' first attempts are out
+    // (and will fail) when the cancel is stored.
+    const { id } = await insertJob({ preset: 'chateval-single', task: PAIRWISE, mock: { fail: [[500, 9]] } });
+    await replyInGroups(id, Infinity);
+    await runInTestObject(id, async (o) => {
+      // The attempts wait for this test, not for the suite's 5 s timeout: on a loaded machine that timeout could
+      // fire, and its retry go out, before the cancel is stored.
+      o.useBindings({ LLM_TIMEOUT_MS: '120000' });
+      await o.start(id);
+    });
+    await pollUntil(
+      () => heldReplies(id),
+      (n) => n === 2,
+      WAIT_MS,
+    );
+    const stub = evaluationStub(testEnv, id);
+    expect((await stub.cancel(id)).status).toBe('cancelled');
+    // The two 500s go out; an attempt after them would be answered at once (it would fail, and count below).
+    await replyInGroups(id, 1);
+    // Both calls stored (failed), then the final write, and no alarm left: nothing more will happen.
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    expect(snap?.callsDone).toBe(2);
+    expect(
+      await pollUntil(
+        () => pendingAlarm(id),
+        (a) => a === null,
+        WAIT_MS,
+      ),
+    ).toBeNull();
+    const attempts = await mockAttempts(id);
+    expect(attempts.map((a) => a?.retries)).toEqual([0, 0]);
+    expect(new Set(attempts.map((a) => a?.call)).size).toBe(2);
+    // Each call is stored with the one attempt it made (none billed: none answered).
+    const finished = parseSse(await (await forwardEvents(testEnv, id, new Request('http://x/events'))).text())
+      .filter((e) => e.type === 'call.finished')
+      .map((e) => (e.data.error as { attempts?: unknown[] } | undefined)?.attempts?.length);
+    expect(finished).toEqual([1, 1]);
+    expect(await countRows('usage', id)).toBe(0);
   });
 
   it('cancel before the job started ends the queued row; a later delivery does not run it', async () => {
