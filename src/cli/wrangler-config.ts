@@ -25,8 +25,6 @@ export interface WranglerConfigView {
   triggers: { crons?: string[] };
   queues: { consumers?: { queue: string }[] };
   d1_databases: { binding: string; migrations_dir?: string; migrations_table?: string }[];
-  /** The `[build]` table: the command wrangler runs before every bundle (deploy, dev, dry run). */
-  build: { command?: string };
 }
 
 /** wrangler's config reader, typed as used here. */

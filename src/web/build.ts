@@ -9,8 +9,8 @@
  *
  * Who runs it: `npm run build:web`, which `npm install` / `npm ci` (`prepare`) and `npm test` call, and
  * wrangler's `[build] command` (every `wrangler deploy`, `wrangler dev`, the local stack's dry-run bundle behind
- * `npm start`, the e2e tests and the meta-eval runner): that command (`node --import tsx src/web/build.ts`) is
- * written there only, and `npm run build:web` runs it from there. It takes well under a second.
+ * `npm start`, the e2e tests and the meta-eval runner), which runs the same `node --import tsx src/web/build.ts`
+ * without npm. It takes well under a second.
  *
  * Files whose content did not change are not rewritten, so watchers (`wrangler dev`'s asset reload,
  * `npm start`) see no change when there is none.

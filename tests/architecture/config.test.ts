@@ -1,12 +1,9 @@
 /**
  * One configuration: wrangler.toml's `[vars]`, the table in src/config/vars.ts and the README's table list
  * the same variables with the same defaults (and the README the same units and secrets), and the queues
- * wrangler.toml binds are the ones the Worker's router serves, and `npm run build:web` runs its [build] command. A
- * value the table refuses is named.
+ * wrangler.toml binds are the ones the Worker's router serves. A value the table refuses is named.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readWranglerConfig } from '../../src/cli/wrangler-config.js';
@@ -59,28 +56,6 @@ describe('the configuration', () => {
       ]),
     ]);
     expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(expected));
-  });
-
-  it("`npm run build:web` runs wrangler.toml's [build] command: the build is written in one place", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const script = pkg.scripts['build:web'] ?? '';
-    // The command the script finds in this wrangler.toml is the one wrangler reads there.
-    const found = execFileSync('sh', ['-c', script.replace(/eval "\$c"$/, 'printf %s "$c"')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(found).toBe(wrangler.build.command);
-    // And it runs whatever that command is: here another folder's.
-    const dir = mkdtempSync(join(tmpdir(), 'build-web-'));
-    try {
-      writeFileSync(join(dir, 'wrangler.toml'), 'name = "x"\n\n[build]\ncommand = "echo ran $((6 * 7))"\n');
-      expect(execFileSync('sh', ['-c', script], { cwd: dir, encoding: 'utf8' })).toBe('ran 42\n');
-      // Without a [build] command it fails instead of building nothing.
-      writeFileSync(join(dir, 'wrangler.toml'), 'name = "x"\n');
-      expect(() => execFileSync('sh', ['-c', script], { cwd: dir, stdio: 'ignore' })).toThrow();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('the queues wrangler.toml has the Worker consume are the ones its router serves', () => {
