@@ -84,8 +84,21 @@ export interface Runtime {
  */
 const idleRuntimes = new Map<string, ChildProcess[]>();
 
-/** Idle children kept per module and environment: a test process runs at most two stacks at once. */
+/** Idle children kept in all, whatever their key: a test process runs at most two stacks at once. */
 const IDLE_MAX = 2;
+
+/** Idle children kept now, over every key. */
+const idleCount = (): number => [...idleRuntimes.values()].reduce((n, children) => n + children.length, 0);
+
+/**
+ * The environment as a kept child's key: without vitest's per-file variables (`VITEST_WORKER_ID` and the like
+ * change with every file of a test process, and the child reads none of them), so the next file's stack takes it.
+ */
+export function reuseEnv(env: NodeJS.ProcessEnv): [string, string | undefined][] {
+  return Object.entries(env)
+    .filter(([name]) => !name.startsWith('VITEST_'))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /** A live idle child spawned with `key`, held again (it keeps this process alive while in use), or undefined. */
 function takeIdle(key: string): ChildProcess | undefined {
@@ -103,7 +116,7 @@ function takeIdle(key: string): ChildProcess | undefined {
 /** Keeps `child` (its stack has stopped its Worker) for the next stack spawned with `key`; false when the pool is full. */
 function keepIdle(key: string, child: ChildProcess): boolean {
   const children = idleRuntimes.get(key) ?? [];
-  if (children.length >= IDLE_MAX) return false;
+  if (idleCount() >= IDLE_MAX) return false;
   // An idle child holds this process open no more than an ended one would; it ends when this process does
   // (spawnGroup's exit hook, and its own `disconnect` handler).
   child.unref();
@@ -130,7 +143,8 @@ export async function startMiniflare(
   const out = outputOf(options);
   const env = { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) };
   // A child keeps the output and environment it was spawned with (`varsFromEnv` reads the latter).
-  const key = reuse && (out === 'ignore' || out === 'inherit') ? JSON.stringify([runtime, out, env]) : undefined;
+  const key =
+    reuse && (out === 'ignore' || out === 'inherit') ? JSON.stringify([runtime, out, reuseEnv(env)]) : undefined;
   const child =
     (key === undefined ? undefined : takeIdle(key)) ??
     spawnGroup(process.execPath, [runtime], {
@@ -205,6 +219,8 @@ export async function startMiniflare(
     },
     trigger: (cron, at) => httpTrigger(reply.url, workerName)(cron, at),
     release: async () => {
+      // Handed back already: the child is another stack's now, or idle; this stack has nothing left to stop.
+      if (released) return true;
       if (key === undefined || !child.connected) return false;
       // The child may serve another stack next: this one's handle asks it nothing more.
       released = true;

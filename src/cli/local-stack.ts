@@ -92,8 +92,8 @@ export interface LocalStackOptions {
   worker?: PreparedWorker;
   /**
    * Keep the runtime child's Node process (Miniflare loaded) when the stack stops, for this process's next
-   * stack with the same output (none, or inherited) and environment (miniflare runtime): about 0.6 CPU-s less
-   * a start (the e2e tests start ~15 stacks). `kill()` never keeps it. Default false: `npm start` and the
+   * stack with the same output (none, or inherited) and environment, vitest's per-file variables aside
+   * (miniflare runtime): ~0.9-1.1 CPU-s less a start taking it; at most two are kept idle. `kill()` never keeps it. Default false: `npm start` and the
    * runner end with their stack.
    */
   reuseRuntime?: boolean;
@@ -122,10 +122,13 @@ export interface LocalStack {
   describe(ref: EndedRef): Promise<Described | null>;
   /**
    * Stops the crons, the runtime's whole process group (SIGTERM, then SIGKILL; with `reuseRuntime`, its workerd
-   * alone) and the mock; resolves once the API port is free.
+   * alone) and the mock; resolves once the API port is free. After a stop or kill, the runtime is not touched again.
    */
   stop(): Promise<void>;
-  /** SIGKILLs the runtime's process group, as a crash would (the mock keeps running); resolves once the API port is free. */
+  /**
+   * SIGKILLs the runtime's process group, as a crash would (the mock keeps running); resolves once the API port is
+   * free. Nothing after a stop.
+   */
   kill(): Promise<void>;
 }
 
@@ -239,6 +242,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           restartedAt,
           ...(typeof options.crons === 'object' ? { everyMs: options.crons.everyMs } : {}),
         });
+  /** The runtime's end (the first stop or kill) and the mock's close, each once. */
+  let ending: Promise<void> | undefined;
+  let mockClosed: Promise<void> | undefined;
   const portFreed = async () => {
     if (!(await waitForPortFree(boundPort, 10_000)))
       throw new Error(`port ${boundPort} is still bound after the runtime stopped`);
@@ -253,21 +259,30 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     fromDevVars: runtime.fromDevVars,
     reload: (swapped) => runtime.reload(swapped),
     describe: (ref) => runtime.describe(ref),
+    // The first of stop and kill ends the runtime; a later call waits for it. A runtime child a stop handed back
+    // may serve another stack by then: a second stop must not dispose it, nor a kill signal its group. The mock
+    // outlives a kill (the test restarts on it) and goes with the first stop.
     stop: async () => {
-      cronTimer?.stop();
-      if (!(await runtime.release())) await stopGroup(child);
-      await mock?.close();
-      removeBundle();
-      unlock();
-      await portFreed();
+      try {
+        await (ending ??= (async () => {
+          cronTimer?.stop();
+          if (!(await runtime.release())) await stopGroup(child);
+          removeBundle();
+          unlock();
+          await portFreed();
+        })());
+      } finally {
+        await (mockClosed ??= mock?.close() ?? Promise.resolve());
+      }
     },
-    kill: async () => {
-      cronTimer?.stop();
-      signalGroup(child, 'SIGKILL');
-      await exited(child, 10_000);
-      removeBundle();
-      unlock();
-      await portFreed();
-    },
+    kill: () =>
+      (ending ??= (async () => {
+        cronTimer?.stop();
+        signalGroup(child, 'SIGKILL');
+        await exited(child, 10_000);
+        removeBundle();
+        unlock();
+        await portFreed();
+      })()),
   };
 }

@@ -96,6 +96,9 @@ describe('a restart of the local runtime mid-debate', () => {
     // The stop ended the first runtime's workerd and kept its Node process, Miniflare loaded, for this one
     // (`reuseRuntime`): a start without loading Miniflare again, on a workerd of its own.
     expect(second.runtimePid).toBe(first.runtimePid);
+    // The first stack's handle is done with it: stopping or killing it again leaves the second's runtime alone.
+    await first.stop();
+    await first.kill();
     // Ended within 20 s of the runtime answering again (the other ways back take 60 s and more).
     await vi.waitFor(
       async () => {
@@ -114,8 +117,9 @@ describe('a restart of the local runtime mid-debate', () => {
     expect(end.verdict?.calls).toBe(8);
     expect(answered.size).toBe(8);
 
-    // npm start's file watcher path: a bundle swapped in keeps the state and serves on. The run's own bundle
-    // (worker-prepare.ts made it with the watcher's `bundleAndSetup`): a rebuild here cost ~5 CPU-s of wrangler.
+    // What npm start's file watcher does once it has rebuilt: a bundle swapped in keeps the state and serves on.
+    // The run's own bundle, made by the watcher's `bundleAndSetup` (worker-prepare.ts), stands for the rebuild
+    // here: a rebuild of its own cost ~5 CPU-s of wrangler.
     await second.reload(preparedWorker());
     expect((await view(second.url, id)).status).toBe('succeeded');
     // Two stack starts: each took 40-60 s at load 23 (6 s quiet), past the 150 s it had there.
