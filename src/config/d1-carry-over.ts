@@ -203,9 +203,12 @@ export async function carryOver(
   // The groups an earlier take with this count left unsure (its move threw): counted now as the rows say.
   const unsure = unsureMoves.get(moved) ?? [];
   unsureMoves.set(moved, unsure);
-  for (const u of unsure.splice(0)) {
+  // Each leaves the list once its rows are read: a read that throws (D1 still failing) keeps it for the next take.
+  while (unsure.length > 0) {
+    const u = unsure[0] as (typeof unsure)[number];
     const left = await rowsLeft(control, u.table, u.rows);
     moved[u.table.name] = (moved[u.table.name] ?? 0) + u.rows.length - left;
+    unsure.shift();
   }
   const finished = await one(control, 'SELECT 1 AS one FROM d1_carry_over WHERE shards = ?', shards.length);
   if (finished.length > 0) return report;
