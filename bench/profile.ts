@@ -161,7 +161,9 @@ function selfByCaller(p: CpuProfile, name: string, items: number, periodUs: numb
   };
   const out = new Map<string, number>();
   for (const id of p.samples) {
-    if (byId.get(id)?.callFrame.functionName !== name) continue;
+    // The runtime's own function (no script URL), not a JS function of the same name.
+    const frame = byId.get(id)?.callFrame;
+    if (frame?.functionName !== name || frame.url !== '') continue;
     const caller = parent.get(id);
     const k = `${keyOf(caller)} < ${keyOf(caller === undefined ? undefined : parent.get(caller))}`;
     out.set(k, (out.get(k) ?? 0) + periodUs);
