@@ -8,7 +8,7 @@ import { waitFor } from '../support/backoff-wait.js';
 import { TEST_MS, WAIT_MS } from '../support/patience.js';
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { mergeConfig, resolveMethodConfig, getMethod } from '../../src/engine/registry.js';
 import { createEvaluation, plannedCalls } from '../../src/engine/protocol.js';
 import type { Task } from '../../src/engine/task.js';
@@ -394,6 +394,17 @@ export async function runInTestObject<R>(
 /** The evaluation object's pending alarm (epoch ms), or null: with nothing in flight, null means nothing more will happen. */
 export async function pendingAlarm(id: string): Promise<number | null> {
   return runInDurableObject(evaluationStub(testEnv, id), (_o, state) => state.storage.getAlarm());
+}
+
+/** Waits (up to `WAIT_MS`) for the evaluation object to hold no alarm, and expects none: nothing more will happen. */
+export async function expectNoAlarmLeft(id: string): Promise<void> {
+  expect(
+    await pollUntil(
+      () => pendingAlarm(id),
+      (a) => a === null,
+      WAIT_MS,
+    ),
+  ).toBeNull();
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   mockRequests,
   PAIRWISE,
   parseSse,
-  pendingAlarm,
+  expectNoAlarmLeft,
   pollUntil,
   POINTWISE,
   replyInGroups,
@@ -92,13 +92,7 @@ describe('cancel', () => {
       (n) => n === done,
       WAIT_MS,
     );
-    expect(
-      await pollUntil(
-        () => pendingAlarm(id),
-        (a) => a === null,
-        WAIT_MS,
-      ),
-    ).toBeNull();
+    await expectNoAlarmLeft(id);
     // Every call that went out (the one in flight included) is stored, billed and in the transcript; no verdict.
     expect(await mockRequests(id)).toBe(done);
     expect(usage).toBe(done);
@@ -131,13 +125,7 @@ describe('cancel', () => {
     const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
     expect(snap?.status).toBe('cancelled');
     expect(snap?.callsDone).toBe(2);
-    expect(
-      await pollUntil(
-        () => pendingAlarm(id),
-        (a) => a === null,
-        WAIT_MS,
-      ),
-    ).toBeNull();
+    await expectNoAlarmLeft(id);
     const attempts = await mockAttempts(id);
     expect(attempts.map((a) => a?.retries)).toEqual([0, 0]);
     expect(new Set(attempts.map((a) => a?.call)).size).toBe(2);

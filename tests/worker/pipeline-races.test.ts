@@ -18,6 +18,7 @@ import {
   mockRequests,
   PAIRWISE,
   parseSse,
+  expectNoAlarmLeft,
   pendingAlarm,
   pollUntil,
   POINTWISE,
@@ -111,13 +112,7 @@ describe('ended before it ran here', () => {
     expect(await countRows('transcripts', id)).toBe(1);
     expect(await countRows('verdicts', id)).toBe(0);
     expect((await statusRow(id))?.status).toBe('failed');
-    expect(
-      await pollUntil(
-        () => pendingAlarm(id),
-        (a) => a === null,
-        WAIT_MS,
-      ),
-    ).toBeNull();
+    await expectNoAlarmLeft(id);
     expect(await mockRequests(id)).toBe(1);
   });
 });

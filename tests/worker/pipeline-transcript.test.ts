@@ -15,7 +15,7 @@ import {
   insertJob,
   LONG_DEBATE,
   PAIRWISE,
-  pendingAlarm,
+  expectNoAlarmLeft,
   pollUntil,
   POINTWISE,
   releaseReplies,
@@ -101,13 +101,7 @@ describe('transcript of evaluations that did not succeed', () => {
       (n) => n === done,
       WAIT_MS,
     );
-    expect(
-      await pollUntil(
-        () => pendingAlarm(id),
-        (a) => a === null,
-        WAIT_MS,
-      ),
-    ).toBeNull();
+    await expectNoAlarmLeft(id);
     const t = await transcriptOf(id);
     expect(t).toMatchObject({ status: 'cancelled', complete: true });
     expect(t.messages.map((m) => m.callId)).toEqual(

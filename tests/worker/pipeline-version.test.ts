@@ -16,7 +16,7 @@ import {
   insertJob,
   LONG_DEBATE,
   mockRequests,
-  pendingAlarm,
+  expectNoAlarmLeft,
   pollUntil,
   POINTWISE,
   runInTestObject,
@@ -92,13 +92,7 @@ describe('engine version pinning', () => {
     });
     expect(await engineVersionIn(id)).toBe(DEBATE_VERSION);
     // Nothing more will happen.
-    expect(
-      await pollUntil(
-        () => pendingAlarm(id),
-        (a) => a === null,
-        WAIT_MS,
-      ),
-    ).toBeNull();
+    await expectNoAlarmLeft(id);
   });
 
   it('without a version change, the same restart finishes the evaluation under the version it started with', async () => {
