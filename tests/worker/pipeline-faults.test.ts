@@ -88,7 +88,7 @@ describe('cancel', () => {
     // The call in flight at the cancel finishes and is stored; then the final write lands and no alarm
     // is left: nothing more will happen. (The final write, not a count: the poll above may see the debate
     // a call further than 2 when the cancel goes.)
-    const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.finalized === true);
+    const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.finalized);
     const done = snap?.callsDone ?? 0;
     expect(done).toBeGreaterThanOrEqual(3);
     expect(done).toBeLessThanOrEqual(atCancel + 1);
