@@ -10,6 +10,10 @@
  * an unknown preset: every /v1 middleware, the JSON body, zod, then a 400 before any D1 or object work),
  * `missing` (GET of an unknown evaluation: one D1 read, 404), `verdict` (a single-call `fastchat-pair` verdict,
  * calibration off, `Prefer: wait`, as `bench:peers`).
+ *
+ * A verdict's work after its response (the object's last writes, the events it sends) lands in whatever is
+ * measured next on the same stack: compare a kind between variants, and read `verdict` beside other kinds with that
+ * in mind.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
