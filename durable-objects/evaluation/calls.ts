@@ -140,7 +140,8 @@ export class Caller {
         deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
         // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
         attemptsMade: afterWaves ? 0 : earlier.length,
-        // Ended meanwhile (a cancel, another call's failure): the call sends no further attempt once one failed.
+        // Ended meanwhile (a cancel, another call's failure): no further attempt once one failed, and none at all
+        // when its slot is granted after the end (stored as `not_sent` with 0 attempts: no call, nothing billed).
         stop: () => isTerminal(evaluation.meta.status),
       });
     } finally {
