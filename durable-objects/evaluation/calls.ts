@@ -148,7 +148,10 @@ export class Caller {
       this.instance.inFlight.delete(request.id);
     }
     const attempts = joinAttempts(earlier, failedOf(out));
-    if (out.cutShort) {
+    // An ended evaluation continues no call: one stopped or cut short is stored with its attempts (its pending
+    // row goes with it; flex refusals bill nothing), not parked for an invocation that never comes.
+    const ended = isTerminal(evaluation.meta.status);
+    if (out.cutShort && !ended) {
       this.parked.add(request.id);
       pending.park(request.id, out.tier, attempts, null);
       log('info', 'call.continued', {
@@ -160,7 +163,8 @@ export class Caller {
     }
     const firstAt = row?.first_at ?? startedAt;
     const waitMs = configOf(this.instance.env).FLEX_WAIT_MAX_SECONDS * 1000;
-    if (!out.result.ok && out.result.error.code === FLEX_UNAVAILABLE && Date.now() - firstAt < waitMs) {
+    const refused = !out.result.ok && out.result.error.code === FLEX_UNAVAILABLE;
+    if (refused && !ended && Date.now() - firstAt < waitMs) {
       // The wait grows with the times it was parked (each after a full round of the retry policy's attempts).
       const parks = Math.ceil(attempts.length / Math.max(1, configOf(this.instance.env).LLM_MAX_ATTEMPTS));
       const notBefore = Math.ceil(Date.now() + backoffDelay(parks, FLEX_WAIT_BACKOFF));
