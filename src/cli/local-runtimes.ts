@@ -84,6 +84,12 @@ export interface Runtime {
  */
 const idleRuntimes = new Map<string, ChildProcess[]>();
 
+/**
+ * The last `describe` request id of this process. One sequence for every stack: a kept child serves the next
+ * stack, so a late answer to a stopped stack's request must match no request of the next (ids never restart).
+ */
+let describeIds = 0;
+
 /** Idle children kept in all, whatever their key: a test process runs at most two stacks at once. */
 const IDLE_MAX = 2;
 
@@ -155,7 +161,6 @@ export async function startMiniflare(
   forwardLines(child, options.onOutput);
   // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
   const describing = new Map<number, (d: Described | null) => void>();
-  let requestIds = 0;
   const onDescribed = (m: RuntimeReply) => {
     if (m.type !== 'described') return;
     describing.get(m.requestId)?.(m.described);
@@ -247,7 +252,7 @@ export async function startMiniflare(
     },
     describe: (ref) => {
       if (released || !child.connected) return Promise.resolve(null);
-      const requestId = ++requestIds;
+      const requestId = ++describeIds;
       return new Promise((resolve) => {
         describing.set(requestId, resolve);
         const request: RuntimeRequest = { type: 'describe', requestId, ref };
