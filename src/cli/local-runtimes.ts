@@ -133,10 +133,18 @@ function keepIdle(key: string, child: ChildProcess): boolean {
 }
 
 /**
+ * How long the runtime child may take to answer `start` (Miniflare loaded, D1 migrated, workerd serving): 180 s.
+ * A start takes seconds, tens on a loaded machine; a child silent past this is stuck, and the stack's start fails
+ * saying so instead of waiting forever.
+ */
+export const RUNTIME_READY_MS = 180_000;
+
+/**
  * Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and
  * sends it the config once made. With `reuse`, a child an earlier stack of this process left (`release`) serves
  * instead of a new one when its output goes nowhere or to this process's own: loading Miniflare is about half
- * a child's CPU on a start (~0.6 of ~1.2 CPU-s).
+ * a child's CPU on a start (~0.6 of ~1.2 CPU-s). A child that does not answer the start within `readyMs`
+ * (default {@link RUNTIME_READY_MS}) is stopped, and the start throws.
  */
 export async function startMiniflare(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
@@ -145,6 +153,7 @@ export async function startMiniflare(
   options: StackOutput,
   outDir: string,
   reuse = false,
+  readyMs = RUNTIME_READY_MS,
 ): Promise<Runtime> {
   const out = outputOf(options);
   const env = { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) };
@@ -201,7 +210,16 @@ export async function startMiniflare(
     await stopGroup(child);
     throw e;
   }
-  const reply = await ready;
+  let timer: NodeJS.Timeout | undefined;
+  const reply = await Promise.race([
+    ready,
+    new Promise<RuntimeReply>((resolve) => {
+      timer = setTimeout(() => {
+        resolve({ type: 'failed', message: `no answer to its start within ${readyMs / 1000} s` });
+      }, readyMs);
+    }),
+  ]);
+  clearTimeout(timer);
   if (reply.type !== 'ready') {
     await stopGroup(child);
     throw new Error(`the local runtime did not start: ${'message' in reply ? reply.message : reply.type}`);

@@ -3,13 +3,13 @@
  * takes it only if vitest's per-file variables are left out of it; the next stack it serves gets no answer meant
  * for the stack before.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EndedRef } from '../../src/cli/ended.js';
 import { reuseEnv, startMiniflare } from '../../src/cli/local-runtimes.js';
-import { stopGroup } from '../../src/cli/process-group.js';
+import { processAlive, stopGroup } from '../../src/cli/process-group.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
 
 describe('a kept runtime child’s key', () => {
@@ -73,6 +73,28 @@ describe('a kept runtime child serving the next stack', () => {
       expect(answer.fresh).toBeGreaterThan(0);
     } finally {
       await stopGroup(second.child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a runtime child that never answers its start', () => {
+  it('is stopped, and the start fails naming the start that did not come, within its bound', async () => {
+    const dir = mkdtempSync(join(process.env.TMPDIR ?? tmpdir(), 'silent-runtime-'));
+    const runtime = join(dir, 'silent-runtime.mjs');
+    // Connected and alive, never answering (as a workerd up with no socket once held a start); its pid beside it.
+    writeFileSync(
+      runtime,
+      "import { writeFileSync } from 'node:fs';\n" +
+        "writeFileSync(new URL('./pid', import.meta.url), String(process.pid));\n" +
+        "process.on('message', () => {});\n",
+    );
+    const prepared = Promise.resolve({ entry: 'x.js', setup: { name: 'w' } as WorkerSetup });
+    try {
+      const start = startMiniflare({} as Parameters<typeof startMiniflare>[0], runtime, prepared, {}, dir, false, 300);
+      await expect(start).rejects.toThrow('the local runtime did not start: no answer to its start within 0.3 s');
+      expect(processAlive(Number(readFileSync(join(dir, 'pid'), 'utf8')))).toBe(false);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
