@@ -32,6 +32,7 @@ import type { PairwiseTask } from '../src/engine/task.js';
 import { TOOLS, closedLoop, item, note } from './closed-loop.js';
 import type { PeerTool, Row } from './closed-loop.js';
 import { startForwardProcess } from './forward-worker.js';
+import { fetchWithin } from './serving-child.js';
 import { MODEL, runAutoevals, runPromptfoo } from './peer-libraries.js';
 import { startMockProcess } from './mock-process.js';
 import type { MockProcess } from './mock-process.js';
@@ -121,13 +122,14 @@ async function runForward(n: number, c: number, mock: MockProcess, split: boolea
     const once = async (i: number) => {
       const prompt = bodies.get(i);
       if (prompt === undefined) throw new Error(`no prompt built for item ${i}`);
-      const r = await fetch(forward.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: prompt,
-      });
-      const body = (await r.json()) as { choices?: unknown[] };
-      if (!r.ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${r.status}`);
+      const { ok, status, body } = await fetchWithin(
+        `forward: item ${i}`,
+        ITEM_MS,
+        forward.url,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: prompt },
+        async (r) => ({ ok: r.ok, status: r.status, body: (await r.json()) as { choices?: unknown[] } }),
+      );
+      if (!ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${status}`);
     };
     return await onRuntime(
       'forward',
@@ -144,23 +146,38 @@ async function runForward(n: number, c: number, mock: MockProcess, split: boolea
   }
 }
 
+/**
+ * How long one bench item may wait for each answer (a POST, or a verdict's event stream): 180 s, three times the
+ * `Prefer: wait=60` the API may hold a POST for. Past it the item fails naming what did not come.
+ */
+const ITEM_MS = 180_000;
+
 /** POSTs item `i` and awaits its verdict the way `wait` says; throws unless it succeeded. */
 export async function judgeOnce(url: string, i: number, wait: Wait): Promise<void> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(wait === 'prefer' ? { prefer: 'wait=60' } : {}),
   };
-  const r = await fetch(`${url}/v1/evaluations`, { method: 'POST', headers, body: taskBody(i) });
-  const body = (await r.json()) as { id?: string; status?: string };
-  if (!body.id || (r.status !== 200 && r.status !== 202)) throw new Error(`POST /v1/evaluations: HTTP ${r.status}`);
-  if (wait === 'prefer' && r.status === 200) {
+  const { status, body } = await fetchWithin(
+    `POST /v1/evaluations (item ${i})`,
+    ITEM_MS,
+    `${url}/v1/evaluations`,
+    { method: 'POST', headers, body: taskBody(i) },
+    async (r) => ({ status: r.status, body: (await r.json()) as { id?: string; status?: string } }),
+  );
+  if (!body.id || (status !== 200 && status !== 202)) throw new Error(`POST /v1/evaluations: HTTP ${status}`);
+  if (wait === 'prefer' && status === 200) {
     if (body.status !== 'succeeded') throw new Error(`evaluation ${body.id} ended ${body.status ?? '?'}`);
     return;
   }
   // The event stream closes after the terminal event (also the fallback when Prefer: wait timed out).
-  const events = await (
-    await fetch(`${url}/v1/evaluations/${body.id}/events`, { headers: { accept: 'text/event-stream' } })
-  ).text();
+  const events = await fetchWithin(
+    `the events of evaluation ${body.id}`,
+    ITEM_MS,
+    `${url}/v1/evaluations/${body.id}/events`,
+    { headers: { accept: 'text/event-stream' } },
+    (r) => r.text(),
+  );
   if (!events.includes('event: verdict')) throw new Error(`evaluation ${body.id} ended without a verdict`);
 }
 

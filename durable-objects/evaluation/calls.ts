@@ -140,14 +140,18 @@ export class Caller {
         deadlineMs: this.invocationStart + configOf(this.instance.env).CALL_DEADLINE_MS,
         // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
         attemptsMade: afterWaves ? 0 : earlier.length,
-        // Ended meanwhile (a cancel, another call's failure): the call sends no further attempt once one failed.
+        // Ended meanwhile (a cancel, another call's failure): no further attempt once one failed, and none at all
+        // when its slot is granted after the end (stored as `not_sent` with 0 attempts: no call, nothing billed).
         stop: () => isTerminal(evaluation.meta.status),
       });
     } finally {
       this.instance.inFlight.delete(request.id);
     }
     const attempts = joinAttempts(earlier, failedOf(out));
-    if (out.cutShort) {
+    // An ended evaluation continues no call: one stopped or cut short is stored with its attempts (its pending
+    // row goes with it; flex refusals bill nothing), not parked for an invocation that never comes.
+    const ended = isTerminal(evaluation.meta.status);
+    if (out.cutShort && !ended) {
       this.parked.add(request.id);
       pending.park(request.id, out.tier, attempts, null);
       log('info', 'call.continued', {
@@ -159,7 +163,8 @@ export class Caller {
     }
     const firstAt = row?.first_at ?? startedAt;
     const waitMs = configOf(this.instance.env).FLEX_WAIT_MAX_SECONDS * 1000;
-    if (!out.result.ok && out.result.error.code === FLEX_UNAVAILABLE && Date.now() - firstAt < waitMs) {
+    const refused = !out.result.ok && out.result.error.code === FLEX_UNAVAILABLE;
+    if (refused && !ended && Date.now() - firstAt < waitMs) {
       // The wait grows with the times it was parked (each after a full round of the retry policy's attempts).
       const parks = Math.ceil(attempts.length / Math.max(1, configOf(this.instance.env).LLM_MAX_ATTEMPTS));
       const notBefore = Math.ceil(Date.now() + backoffDelay(parks, FLEX_WAIT_BACKOFF));

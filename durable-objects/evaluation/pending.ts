@@ -13,6 +13,8 @@
  *   retry policy.
  * - A flex call refused for capacity under `flexFallback: "wait"` waits here until `not_before`, for up to
  *   `FLEX_WAIT_MAX_SECONDS` after `first_at`.
+ * - A call of an ended evaluation (cancelled, failed) is never parked: cut short or refused, it is stored with its
+ *   attempts and its row goes, since no later invocation would continue it.
  */
 import type { LlmAttempt } from '../../src/engine/call.js';
 import type { Tier } from '../../src/llm/tiers.js';

@@ -84,6 +84,12 @@ export interface Runtime {
  */
 const idleRuntimes = new Map<string, ChildProcess[]>();
 
+/**
+ * The last `describe` request id of this process. One sequence for every stack: a kept child serves the next
+ * stack, so a late answer to a stopped stack's request must match no request of the next (ids never restart).
+ */
+let describeIds = 0;
+
 /** Idle children kept in all, whatever their key: a test process runs at most two stacks at once. */
 const IDLE_MAX = 2;
 
@@ -127,10 +133,18 @@ function keepIdle(key: string, child: ChildProcess): boolean {
 }
 
 /**
+ * How long the runtime child may take to answer `start` (Miniflare loaded, D1 migrated, workerd serving): 180 s.
+ * A start takes seconds, tens on a loaded machine; a child silent past this is stuck, and the stack's start fails
+ * saying so instead of waiting forever.
+ */
+export const RUNTIME_READY_MS = 180_000;
+
+/**
  * Starts the runtime child (module `runtime`) while `prepared` (the bundle and wrangler.toml) is being made, and
  * sends it the config once made. With `reuse`, a child an earlier stack of this process left (`release`) serves
  * instead of a new one when its output goes nowhere or to this process's own: loading Miniflare is about half
- * a child's CPU on a start (~0.6 of ~1.2 CPU-s).
+ * a child's CPU on a start (~0.6 of ~1.2 CPU-s). A child that does not answer the start within `readyMs`
+ * (default {@link RUNTIME_READY_MS}) is stopped, and the start throws.
  */
 export async function startMiniflare(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
@@ -139,6 +153,7 @@ export async function startMiniflare(
   options: StackOutput,
   outDir: string,
   reuse = false,
+  readyMs = RUNTIME_READY_MS,
 ): Promise<Runtime> {
   const out = outputOf(options);
   const env = { ...process.env, ...WRANGLER_ENV, ...(options.verbose ? {} : { WRANGLER_LOG: 'error' }) };
@@ -155,7 +170,6 @@ export async function startMiniflare(
   forwardLines(child, options.onOutput);
   // Answers to `describe`, by request id; every other reply goes to the one request that waits for it.
   const describing = new Map<number, (d: Described | null) => void>();
-  let requestIds = 0;
   const onDescribed = (m: RuntimeReply) => {
     if (m.type !== 'described') return;
     describing.get(m.requestId)?.(m.described);
@@ -196,7 +210,16 @@ export async function startMiniflare(
     await stopGroup(child);
     throw e;
   }
-  const reply = await ready;
+  let timer: NodeJS.Timeout | undefined;
+  const reply = await Promise.race([
+    ready,
+    new Promise<RuntimeReply>((resolve) => {
+      timer = setTimeout(() => {
+        resolve({ type: 'failed', message: `no answer to its start within ${readyMs / 1000} s` });
+      }, readyMs);
+    }),
+  ]);
+  clearTimeout(timer);
   if (reply.type !== 'ready') {
     await stopGroup(child);
     throw new Error(`the local runtime did not start: ${'message' in reply ? reply.message : reply.type}`);
@@ -247,7 +270,7 @@ export async function startMiniflare(
     },
     describe: (ref) => {
       if (released || !child.connected) return Promise.resolve(null);
-      const requestId = ++requestIds;
+      const requestId = ++describeIds;
       return new Promise((resolve) => {
         describing.set(requestId, resolve);
         const request: RuntimeRequest = { type: 'describe', requestId, ref };

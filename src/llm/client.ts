@@ -120,8 +120,9 @@ export interface CallOptions {
   /**
    * Asked once an attempt has failed, before the wait for the next one, and before that next attempt (after its
    * wait for the provider gate too): true ends the call at once with the attempts made, sending nothing more (e.g.
-   * its evaluation was cancelled). The first attempt always goes: the caller decided to make the call. Default:
-   * never.
+   * its evaluation was cancelled). Also asked when the first attempt's gate slot is granted: a call stopped while
+   * it waited gives the slot back and sends nothing ({@link TieredCallResult.unsent}). Without a gate the first
+   * attempt always goes (the caller decided to make the call just before). Default: never.
    */
   stop?: () => boolean;
 }
@@ -160,7 +161,15 @@ export interface TieredCallResult {
    * {@link CallOptions.attemptsMade}.
    */
   cutShort?: true;
+  /**
+   * True when the call was stopped ({@link CallOptions.stop}) while its first attempt waited for the provider
+   * gate: nothing was sent, so nothing is billed; `result` is a {@link NOT_SENT} failure with 0 attempts.
+   */
+  unsent?: true;
 }
+
+/** The code of a call stopped before anything was sent ({@link TieredCallResult.unsent}). */
+export const NOT_SENT = 'not_sent';
 
 /** Runs one call with {@link CallOptions}. Never throws for provider trouble. */
 export type TieredLlmFunction = (request: LlmCallRequest, options?: CallOptions) => Promise<TieredCallResult>;
@@ -269,6 +278,17 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
       tier,
       attempts: tiers,
     });
+    const unsent = (): TieredCallResult => ({
+      result: {
+        id: request.id,
+        ok: false,
+        attempts: 0,
+        error: { code: NOT_SENT, message: 'not sent: the call was stopped while it waited for its provider slot' },
+      },
+      tier,
+      attempts: [],
+      unsent: true,
+    });
     for (;;) {
       if (stop()) return stopped();
       const attempt = failures.length + 1;
@@ -284,10 +304,11 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         ...(route.promptCacheKey !== undefined ? { promptCacheKey: route.promptCacheKey } : {}),
       };
       const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
-      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused.
-      if (lease && stop()) {
+      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused; a first attempt
+      // granted after the stop is not sent at all (a call already on the wire at the stop is kept, retries aside).
+      if (lease && options.stop?.() === true) {
         lease.release('failed');
-        return stopped();
+        return failures.length > 0 ? stopped() : unsent();
       }
       const t0 = now();
       const sent = await sendAttempt(route, request, bodyOptions, timeoutMs, now, earlier + failures.length);

@@ -7,7 +7,7 @@ import type { LlmCallRequest, LlmCallResult } from '../../src/engine/call.js';
 import { describeFormat, parseReply } from '../../src/engine/parsers/parse.js';
 import type { ParserSpec } from '../../src/engine/parsers/spec.js';
 import type { AttemptInfo, LlmDeps } from '../../src/llm/client.js';
-import { createLlm, createTieredLlm } from '../../src/llm/client.js';
+import { createLlm, createTieredLlm, NOT_SENT } from '../../src/llm/client.js';
 import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { createLlmWithMock } from '../../src/mock-llm/in-process.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
@@ -174,7 +174,7 @@ describe('retries', () => {
     for (const a of r.error.attempts ?? []) expect(a.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('a call stopped after a failed attempt sends no further one: stopped before its wait, or while at its gate', async () => {
+  it('a call stopped after a failed attempt sends no further one, and one stopped at its first gate wait sends nothing', async () => {
     let stop = false;
     const released: string[] = [];
     const lease = { release: (o: string) => released.push(o) };
@@ -214,7 +214,19 @@ describe('retries', () => {
     expect(atGate.bodies).toHaveLength(1);
     expect(atGate.delays).toEqual([250]);
     expect(released).toEqual(['failed', 'failed', 'failed']);
-    // Stopped from the start: the first attempt still goes (the caller chose to make the call).
+    // Stopped while the first attempt waited for its slot: the slot goes back unused, nothing is sent.
+    released.length = 0;
+    const waiting = harness({}, { gate: { acquire: () => ((stop = true), Promise.resolve(lease)) } });
+    stop = false;
+    const never = await createTieredLlm(waiting.settings, waiting.deps)(req(mockModel({ seed: 'stopped-waiting' })), {
+      stop: () => stop,
+    });
+    expect(never.unsent).toBe(true);
+    expect(never.result).toMatchObject({ ok: false, attempts: 0, error: { code: NOT_SENT } });
+    expect(never.attempts).toEqual([]);
+    expect(waiting.bodies).toHaveLength(0);
+    expect(released).toEqual(['failed']);
+    // Stopped from the start without a gate: the first attempt still goes (the caller chose to make the call).
     const first = harness();
     expect(
       ok(await createLlm(first.settings, first.deps, { stop: () => true })(req(mockModel({ seed: 'stopped-first' }))))

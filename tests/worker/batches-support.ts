@@ -48,7 +48,8 @@ export function postBatch(body: unknown, headers: Record<string, string> = {}): 
  * unless `headers` names one) and, as a user's client would, sent once more with that key when the runtime drops
  * the exchange (`Network connection lost.`, seen at load 51 between the test and the Worker's entry): the key
  * makes the second send answer with the batch the first one stored, if it did. The answer is read here, so a
- * drop while it streams is covered too; any other error, and any answer, is the test's to judge.
+ * drop while it streams is covered too; any other error, and any answer, is the test's to judge. The resend is
+ * noted on the console (the test's output, shown when it fails).
  */
 export async function postNdjson(
   header: Record<string, unknown>,
@@ -65,6 +66,10 @@ export async function postNdjson(
     return await send();
   } catch (e) {
     if (!(e instanceof Error) || e.message !== DROPPED) throw e;
+    // Said in the test's output (shown when it fails): a dropped exchange stays visible, resent or not.
+    console.warn(
+      `postNdjson: "${DROPPED}" on POST /v1/batches; sent once more with Idempotency-Key ${sent['Idempotency-Key']}`,
+    );
     return send();
   }
 }

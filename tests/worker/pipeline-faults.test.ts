@@ -2,6 +2,14 @@ import { WAIT_MS } from '../support/patience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub, forwardEvents } from '../../src/evaluations/stub.js';
+import { NOT_SENT } from '../../src/llm/client.js';
+import {
+  gateLimitsOf,
+  gateShardOf,
+  gateShards,
+  providerGateStub,
+  shardLimits,
+} from '../../src/provider-gate/worker-gate.js';
 import {
   countRows,
   drainAlarms,
@@ -77,7 +85,12 @@ describe('cancel', () => {
     const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns, latency: 120 } });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
-    await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
+    // The third call reached the mock (a call still waiting for its provider slot at the cancel is not sent).
+    await pollUntil(
+      () => mockRequests(id),
+      (n) => n >= 3,
+      WAIT_MS,
+    );
     const r = await stub.cancel(id, 'user changed their mind');
     expect(r.status).toBe('cancelled');
     // Calls stored by now: at most the one in flight at the cancel comes after them.
@@ -140,6 +153,46 @@ describe('cancel', () => {
       .map((e) => (e.data.error as { attempts?: unknown[] } | undefined)?.attempts?.length);
     expect(finished).toEqual([1, 1]);
     expect(await countRows('usage', id)).toBe(0);
+  });
+
+  it('a cancel stored while the first attempts wait at a saturated provider gate: none is sent or billed', async () => {
+    const id = `ev_gatecancel_${Date.now()}`;
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    // The evaluation's shard of its model's gate, its whole window held by another tenant's attempts.
+    const shards = gateShards(limits);
+    const shard = gateShardOf(id, shards);
+    const gate = providerGateStub(testEnv, 'default', mockModel({ seed: id }), shard);
+    const own = shardLimits(limits, shard, shards);
+    const holds = Array.from({ length: own.start }, (_, i) => `hold/${id}/${i}`);
+    for (const h of holds) await gate.acquire(h, 'tn_other', own);
+    expect((await gate.stats()).inFlight).toBe(own.start);
+    const { id: started } = await insertJob({ id, preset: 'fastchat-pair', task: PAIRWISE });
+    const stub = evaluationStub(testEnv, started);
+    await stub.start(id);
+    // The evaluation's first attempts are announced and wait their turn at the gate.
+    await pollUntil(
+      () => gate.stats(),
+      (s) => s.waiting > 0,
+      WAIT_MS,
+    );
+    expect((await stub.cancel(id)).status).toBe('cancelled');
+    // The other tenant's attempts end: the waiting ones are granted after the cancel, give the slot back unused.
+    for (const h of holds) await gate.release(h, 'ok');
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    expect(snap?.callsDone).toBe(0);
+    await expectNoAlarmLeft(id);
+    expect(await mockAttempts(id)).toEqual([]);
+    expect(await countRows('usage', id)).toBe(0);
+    expect(await countRows('transcripts', id)).toBe(0);
+    // Each announced call ends as not sent, with no attempt; its slot is back.
+    const finished = parseSse(await (await forwardEvents(testEnv, id, new Request('http://x/events'))).text())
+      .filter((e) => e.type === 'call.finished')
+      .map((e) => (e.data.error as { code?: string } | undefined)?.code);
+    expect(finished.length).toBeGreaterThan(0);
+    expect(new Set(finished)).toEqual(new Set([NOT_SENT]));
+    await expect.poll(async () => (await gate.stats()).inFlight).toBe(0);
   });
 
   it('cancel before the job started ends the queued row; a later delivery does not run it', async () => {

@@ -91,6 +91,9 @@ describe('ended before it ran here', () => {
     // The caller's status is stale on purpose: the object must not trust it.
     const stale = { ...job, status: 'queued' as const };
     const started = await runInTestObject(id, async (o) => {
+      // No provider gate in this instance: the first attempt goes out in this turn. (Behind a gate it waits for a
+      // slot, and a call still waiting when the object learns of the end is not sent: pipeline-faults tests that.)
+      o.useBindings({ PROVIDER_CONCURRENCY_MAX: '0' });
       const r = await o.start(id, stale);
       // Step at once, in the same turn: the first call goes out before D1 answers the object's
       // markRunning, so exactly one call is in flight when the object learns that D1 ended the row.

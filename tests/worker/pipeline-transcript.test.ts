@@ -14,6 +14,7 @@ import {
   heldReplies,
   insertJob,
   LONG_DEBATE,
+  mockRequests,
   PAIRWISE,
   expectNoAlarmLeft,
   pollUntil,
@@ -91,7 +92,12 @@ describe('transcript of evaluations that did not succeed', () => {
     });
     const stub = evaluationStub(testEnv, id);
     await stub.start(id);
-    await waitForSnapshot(id, (s) => (s?.callsDone ?? 0) >= 2);
+    // The third call reached the mock (a call still waiting for its provider slot at the cancel is not sent).
+    await pollUntil(
+      () => mockRequests(id),
+      (n) => n >= 3,
+      WAIT_MS,
+    );
     expect((await stub.cancel(id)).status).toBe('cancelled');
     // The final write follows once the call in flight is stored.
     const snap = await waitForSnapshot(id, (s) => s?.status === 'cancelled' && s.callsDone >= 3);

@@ -9,10 +9,17 @@ import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmAttempt } from '../../src/engine/call.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
+import { WAIT_MS } from '../support/patience.js';
 import {
+  countRows,
   drainAlarms,
+  expectNoAlarmLeft,
+  heldReplies,
   insertJob,
   mockRequests,
+  releaseReplies,
+  replyInGroups,
+  waitForSnapshot,
   PAIRWISE,
   runInTestObject,
   storedVerdict,
@@ -131,6 +138,66 @@ describe('the flex tier', () => {
       );
     }
     expect(await mockRequests(id)).toBe(rows.length * 9);
+  });
+
+  it('`wait`: a call whose flex refusal comes back after a cancel is stored, not parked: no pending row, nothing billed', async () => {
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      flexFallback: 'wait',
+      mock: { flexRefuse: 8 },
+    });
+    // The refusals are held until the test lets them go: the first attempts are out when the cancel is stored.
+    await replyInGroups(id, Infinity);
+    await runInTestObject(id, (o) => o.start(id));
+    const held = await pollUntil(
+      () => heldReplies(id),
+      (n) => n > 0,
+      WAIT_MS,
+    );
+    expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
+    expect(await releaseReplies(id)).toBe(held);
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    // Each call stopped after its refusal: stored with that one attempt, counted, in no transcript, billed nothing.
+    expect(snap?.callsDone).toBe(held);
+    expect(await mockRequests(id)).toBe(held);
+    const left = await runInTestObject(id, (_o, state) => ({
+      pending: state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending').one().n,
+      results: state.storage.sql.exec('SELECT COUNT(*) AS n FROM results').one().n,
+    }));
+    expect(left).toEqual({ pending: 0, results: held });
+    expect(await countRows('usage', id)).toBe(0);
+    expect(await countRows('transcripts', id)).toBe(0);
+    await expectNoAlarmLeft(id);
+  });
+
+  it('a call the invocation deadline cuts short after a cancel is stored, not parked: no pending row, nothing billed', async () => {
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tier: 'flex' });
+    // The replies are held: each first attempt is cut off at the invocation's deadline, after the cancel.
+    await replyInGroups(id, Infinity);
+    await runInTestObject(id, (o) => {
+      o.useBindings({ CALL_DEADLINE_MS: '1500' });
+      return o.start(id);
+    });
+    const held = await pollUntil(
+      () => heldReplies(id),
+      (n) => n > 0,
+      WAIT_MS,
+    );
+    expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(await releaseReplies(id)).toBe(held);
+    expect(snap?.status).toBe('cancelled');
+    expect(snap?.callsDone).toBe(held);
+    const left = await runInTestObject(id, (_o, state) => ({
+      pending: state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending').one().n,
+      results: state.storage.sql.exec('SELECT COUNT(*) AS n FROM results').one().n,
+    }));
+    expect(left).toEqual({ pending: 0, results: held });
+    expect(await countRows('usage', id)).toBe(0);
+    await expectNoAlarmLeft(id);
   });
 
   it('a call cut short by the invocation deadline is continued by the next alarm, its attempt counted', async () => {
