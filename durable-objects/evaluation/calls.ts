@@ -10,7 +10,7 @@ import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError } from '../../
 import type { Admission } from '../../src/engine/pool.js';
 import { applyResult, outcome } from '../../src/engine/protocol.js';
 import type { TieredCallResult, TieredLlmFunction } from '../../src/llm/client.js';
-import { createTieredLlm } from '../../src/llm/client.js';
+import { NOT_SENT, createTieredLlm } from '../../src/llm/client.js';
 import { FLEX_UNAVAILABLE } from '../../src/llm/flex.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
 import { PendingCalls } from './pending.js';
@@ -114,7 +114,8 @@ export class Caller {
    * Makes one LLM call at the evaluation's tier and stores its result the moment it arrives. The call's
    * `pending` row (./pending.ts) says an attempt is out before it goes, so an attempt an eviction cut off is
    * counted when the call goes again; an attempt never outlives the invocation (`CALL_DEADLINE_MS`): a call cut
-   * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored.
+   * short, or a flex call refused under `wait`, is parked for a later invocation instead of stored, unless its
+   * evaluation has ended (then stored with its attempts: nothing would continue it).
    * Throws only for bugs/storage errors.
    */
   async call(evaluation: CachedEvaluation, request: LlmCallRequest, afterWaves = false): Promise<void> {
@@ -141,7 +142,7 @@ export class Caller {
         // After its tries in waves, a batch-tier call gets the retry policy's attempts of its own.
         attemptsMade: afterWaves ? 0 : earlier.length,
         // Ended meanwhile (a cancel, another call's failure): no further attempt once one failed, and none at all
-        // when its slot is granted after the end (stored as `not_sent` with 0 attempts: no call, nothing billed).
+        // when its slot is granted after the end (stored as `not_sent`: nothing sent, nothing billed; 0 attempts unless an earlier invocation sent one).
         stop: () => isTerminal(evaluation.meta.status),
       });
     } finally {
@@ -207,8 +208,9 @@ export class Caller {
     // A refusal (0 attempts) is stored like a result but is no call.
     if (attempts > 0) evaluation.callsDone += 1;
     evaluation.meta.updated_at = finishedAt;
-    // A call that answered is a debug line (`evaluation.finalized` is the evaluation's info line); a failure warns.
-    const level = result.ok ? 'debug' : 'warn';
+    // A call that answered is a debug line (`evaluation.finalized` is the evaluation's info line); a failure warns,
+    // but not one a cancel stopped before it was sent: the user asked for that.
+    const level = result.ok || result.error.code === NOT_SENT ? 'debug' : 'warn';
     if (logs(level))
       log(level, 'call.finished', {
         evaluationId: evaluation.meta.id,

@@ -69,8 +69,9 @@ export class Lifecycle {
 
   /**
    * Ends the evaluation (cancel, pipeline failure) unless it has ended: D1 shows the end when this
-   * returns; calls in flight are still stored and billed in the final write, no new call is made, and a call in
-   * flight sends no further attempt (its failures so far are its result).
+   * returns; calls already sent are still stored and billed in the final write, no new call is made, a call in
+   * flight sends no further attempt (its failures so far are its result), and one still waiting for its provider
+   * slot is not sent (`not_sent`).
    */
   async end(id: string, status: EndStatus, error: EvaluationError): Promise<StatusResult> {
     const evaluation = this.instance.load();

@@ -150,7 +150,7 @@ const cancel = createRoute({
   tags: ['batches'],
   summary: 'Cancel a batch',
   description:
-    'Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). ' +
+    'Items that have not started never start; running items make no new LLM calls (calls already sent are still recorded and billed). ' +
     'The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.',
   ...scoped('evaluations:write'),
   request: { params: BatchIdParams, query: NoQuery },

@@ -107,7 +107,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an evaluation
-         * @description Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation's Durable Object. An evaluation that has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; its batch's results show it with `deleted: true`. Idempotent: deleting again answers 204.
+         * @description Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation's Durable Object. An evaluation that has not ended is cancelled first (calls already sent are still recorded and billed). The per-call usage rows billing needs are kept, and a batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; its batch's results show it with `deleted: true`. Idempotent: deleting again answers 204.
          */
         delete: operations["deleteEvaluation"];
         options?: never;
@@ -166,7 +166,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an evaluation
-         * @description No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.
+         * @description No new LLM calls are made; calls already sent are still recorded and billed, and a call still waiting for its provider slot is not sent. The body is optional.
          */
         post: operations["cancelEvaluation"];
         delete?: never;
@@ -886,7 +886,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a batch
-         * @description Items that have not started never start; running items make no new LLM calls (calls in flight are still recorded and billed). The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.
+         * @description Items that have not started never start; running items make no new LLM calls (calls already sent are still recorded and billed). The batch is `cancelling` until its last item ends, then `cancelled`. Repeating the request is harmless. No body.
          */
         post: operations["cancelBatch"];
         delete?: never;

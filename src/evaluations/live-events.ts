@@ -37,7 +37,7 @@ export interface StatusEvent {
   };
 }
 
-/** `call.started`: an LLM call went out. */
+/** `call.started`: an LLM call began (sent, or waiting for its provider slot; `call.finished` says `not_sent` if a cancel stopped it there). */
 export interface CallStartedEvent {
   type: 'call.started';
   data: {

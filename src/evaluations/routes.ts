@@ -157,7 +157,7 @@ const cancel = createRoute({
   tags: ['evaluations'],
   summary: 'Cancel an evaluation',
   description:
-    'No new LLM calls are made; calls already in flight are still recorded and billed. The body is optional.',
+    'No new LLM calls are made; calls already sent are still recorded and billed, and a call still waiting for its provider slot is not sent. The body is optional.',
   middleware: [requireScope('evaluations:write'), jsonBody({ optional: true })] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
@@ -234,7 +234,7 @@ const remove = createRoute({
   summary: 'Delete an evaluation',
   description:
     "Data retention: erases the task, metadata, transcript and verdict, in D1 and in the evaluation's Durable Object. An evaluation that " +
-    'has not ended is cancelled first (calls in flight are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
+    'has not ended is cancelled first (calls already sent are still recorded and billed). The per-call usage rows billing needs are kept, and a ' +
     'batch still counts the item. Afterwards the evaluation reads as 404 everywhere (`GET`, transcript, events, cancel) and is not listed; ' +
     "its batch's results show it with `deleted: true`. Idempotent: deleting again answers 204.",
   ...scoped('evaluations:write'),

@@ -157,13 +157,14 @@ export interface TieredCallResult {
   usage?: TierUsage;
   /**
    * True when the call stopped at {@link CallOptions.deadlineMs} without an outcome (`result` is then a
-   * `deadline` failure that must not be stored): continue it later, passing `attempts`' failures on as
-   * {@link CallOptions.attemptsMade}.
+   * `deadline` failure): continue it later, passing `attempts`' failures on as {@link CallOptions.attemptsMade};
+   * store it as the outcome only when nothing will continue it (its evaluation has ended).
    */
   cutShort?: true;
   /**
    * True when the call was stopped ({@link CallOptions.stop}) while its first attempt waited for the provider
-   * gate: nothing was sent, so nothing is billed; `result` is a {@link NOT_SENT} failure with 0 attempts.
+   * gate: nothing more was sent, so nothing more is billed; `result` is a {@link NOT_SENT} failure carrying the
+   * attempts of earlier invocations ({@link CallOptions.attemptsMade}), 0 for a call never sent.
    */
   unsent?: true;
 }
@@ -263,7 +264,7 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         attempts: failures.length,
         error: {
           code: 'deadline',
-          message: 'the call was cut short to continue in a later invocation',
+          message: "the call was cut short at its invocation's deadline",
           attempts: failures.map((f) => f.record),
         },
       },

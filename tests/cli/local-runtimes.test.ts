@@ -91,8 +91,9 @@ describe('a runtime child that never answers its start', () => {
     );
     const prepared = Promise.resolve({ entry: 'x.js', setup: { name: 'w' } as WorkerSetup });
     try {
-      const start = startMiniflare({} as Parameters<typeof startMiniflare>[0], runtime, prepared, {}, dir, false, 300);
-      await expect(start).rejects.toThrow('the local runtime did not start: no answer to its start within 0.3 s');
+      const start = startMiniflare({} as Parameters<typeof startMiniflare>[0], runtime, prepared, {}, dir, false, 3000);
+      // 3 s: the bound counts from the spawn, and the child must have written its pid by then on a busy machine.
+      await expect(start).rejects.toThrow('the local runtime did not start: no answer to its start within 3 s');
       expect(processAlive(Number(readFileSync(join(dir, 'pid'), 'utf8')))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -151,9 +151,10 @@ describe('the flex tier', () => {
     // The refusals are held until the test lets them go: the first attempts are out when the cancel is stored.
     await replyInGroups(id, Infinity);
     await runInTestObject(id, (o) => o.start(id));
+    // Both calls of the pair on the wire (their requests reach the mock one at a time): held is 2.
     const held = await pollUntil(
       () => heldReplies(id),
-      (n) => n > 0,
+      (n) => n === 2,
       WAIT_MS,
     );
     expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
@@ -181,9 +182,10 @@ describe('the flex tier', () => {
       o.useBindings({ CALL_DEADLINE_MS: '1500' });
       return o.start(id);
     });
+    // Both calls of the pair on the wire (their requests reach the mock one at a time): held is 2.
     const held = await pollUntil(
       () => heldReplies(id),
-      (n) => n > 0,
+      (n) => n === 2,
       WAIT_MS,
     );
     expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
