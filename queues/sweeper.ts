@@ -83,7 +83,8 @@ export async function sweep(
         // Pushes the row out of the stalled window so the next run does not re-kick it at once.
         await touch(db, id, now);
         report.kicked.push(id);
-        log('warn', 'sweeper.kicked', { evaluationId: id, status: r.status });
+        // After a local restart, resuming what the last runtime left is expected: info; otherwise a stall warns.
+        log(restartedAt === undefined ? 'warn' : 'info', 'sweeper.kicked', { evaluationId: id, status: r.status });
       } catch (e) {
         report.errors.push(id);
         log('error', 'sweeper.error', { evaluationId: id, error: messageOf(e) });

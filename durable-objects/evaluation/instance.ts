@@ -227,8 +227,9 @@ export class EvaluationInstance {
     evaluation.meta.verdict = verdict ? JSON.stringify(verdict) : null;
     evaluation.meta.updated_at = Date.now();
     this.store.saveStatus(evaluation.meta);
-    // Succeeded: a debug line (`evaluation.finalized` is the evaluation's info line); any other end warns.
-    const level = status === 'succeeded' ? 'debug' : 'warn';
+    // Succeeded: a debug line (`evaluation.finalized` is the evaluation's info line). Cancelled: info, since a
+    // cancel is what a user asked for (a batch's cancel would otherwise warn once per item in flight). Failed warns.
+    const level = status === 'succeeded' ? 'debug' : status === 'cancelled' ? 'info' : 'warn';
     if (logs(level))
       log(level, 'evaluation.ended', {
         evaluationId: evaluation.meta.id,

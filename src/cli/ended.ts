@@ -28,10 +28,10 @@ export interface EndedEvaluation {
   durationMs: number | null;
 }
 
-/** A completed (or cancelled) batch or meta-evaluation, as its terminal line shows it. */
+/** A completed (or cancelled) batch, meta-evaluation or comparison, as its terminal line shows it. */
 export interface EndedBatch {
   id: string;
-  kind: 'batch' | 'meta_evaluation';
+  kind: 'batch' | 'meta_evaluation' | 'comparison';
   status: string;
   method: string;
   preset: string | null;
@@ -41,6 +41,8 @@ export interface EndedBatch {
   cancelled: number;
   costUsd: number;
   durationMs: number;
+  /** When its last item ended (or its cancel took effect), epoch ms. */
+  completedAt: number;
 }
 
 /** What the runtime answers about an evaluation (and its batch, once that has ended) or a batch. */
@@ -61,7 +63,7 @@ const EVALUATION_SQL = `SELECT e.id, e.status, e.method, e.preset, e.batch_id AS
 
 const BATCH_SQL = `SELECT b.id, b.kind, b.status, b.method, b.preset, b.items_total AS itemsTotal, b.succeeded, b.failed,
     b.cancelled, (SELECT COALESCE(SUM(e.cost_usd), 0) FROM evaluations e WHERE e.batch_id = b.id) AS costUsd,
-    b.completed_at - b.created_at AS durationMs
+    b.completed_at - b.created_at AS durationMs, b.completed_at AS completedAt
   FROM batches b WHERE b.id = ? AND b.completed_at IS NOT NULL`;
 
 /** Reads what `ref` names, if it has ended; an evaluation of a batch brings the batch once the batch has ended. */

@@ -157,6 +157,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       process.stdout.write(`${line}\n`);
     },
   });
+  // Output held until the banner is out is written if the start fails instead (it may say why).
   const stack = await startLocalStack({
     port,
     mockPort,
@@ -181,6 +182,9 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     varsFromEnv: true,
     logRequests: values['log-requests'],
     onOutput,
+  }).catch((e: unknown) => {
+    onOutput.ready();
+    throw e;
   });
   started.stack = stack;
   // The test and CI hook (./prepared-worker.ts): said, so a bundle made before a change is never a surprise.
@@ -214,6 +218,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       '',
     ].join('\n'),
   );
+  onOutput.ready();
   let stopping = false;
   const shutdown = (reason: string) => {
     if (stopping) {

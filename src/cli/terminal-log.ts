@@ -5,7 +5,9 @@
  * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
  * excepted) and per ended batch, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
  * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
- * messages, a stack trace) are always shown. Node only.
+ * messages, a stack trace) are shown, except, when quiet, workerd's `NOSENTRY` warnings (an expected event,
+ * such as an alarm cancelled by a cancel). Quiet output is held until {@link TerminalLog.ready} (the banner
+ * is out): a restart's resumed work does not print above it. Node only.
  */
 import { UsageError } from './args.js';
 import type { Described, EndedBatch, EndedEvaluation, EndedRef } from './ended.js';
@@ -101,8 +103,11 @@ export function evaluationLine(e: EndedEvaluation, ts: number): string {
   return `${clock(ts)} evaluation ${e.id} ${e.preset ?? e.method} ${e.status}: ${outcome}${confidence}${why} · ${figures.join(' · ')}`;
 }
 
-/** `12:03:30 batch ba_… fastchat-pair completed: 98 succeeded, 2 failed of 100 · $0.04 · 42.1 s`. */
-export function batchLine(b: EndedBatch, ts: number): string {
+/**
+ * `12:03:30 batch ba_… fastchat-pair completed: 98 succeeded, 2 failed of 100 · $0.04 · 42.1 s`, at the batch's
+ * own end (not the item's whose ending found it ended); a meta-evaluation or comparison says so.
+ */
+export function batchLine(b: EndedBatch): string {
   const counts = (
     [
       [b.succeeded, 'succeeded'],
@@ -113,8 +118,8 @@ export function batchLine(b: EndedBatch, ts: number): string {
     .filter(([n]) => n > 0)
     .map(([n, what]) => `${n} ${what}`);
   const figures = [usd(b.costUsd), duration(b.durationMs)].filter((x): x is string => x !== null);
-  const what = b.kind === 'meta_evaluation' ? 'meta-evaluation' : 'batch';
-  return `${clock(ts)} ${what} ${b.id} ${b.preset ?? b.method} ${b.status}: ${counts.join(', ') || 'no items'} of ${b.itemsTotal} · ${figures.join(' · ')}`;
+  const what = b.kind === 'meta_evaluation' ? 'meta-evaluation' : b.kind;
+  return `${clock(b.completedAt)} ${what} ${b.id} ${b.preset ?? b.method} ${b.status}: ${counts.join(', ') || 'no items'} of ${b.itemsTotal} · ${figures.join(' · ')}`;
 }
 
 /** Options of {@link terminalLog}. */
@@ -126,9 +131,33 @@ export interface TerminalLogOptions {
   write: (line: string) => void;
 }
 
+/** A sink for the runtime's output lines (see {@link terminalLog}). */
+export interface TerminalLog {
+  (line: string): void;
+  /** Writes the quiet output held so far, and from now on writes as it comes; idempotent. */
+  ready(): void;
+}
+
+/** Matches workerd's warnings it marks as expected (`NOSENTRY`: not worth a report), e.g. an alarm cancelled. */
+const WORKERD_EXPECTED = /^workerd\/\S+: warning: NOSENTRY /;
+
+/**
+ * Events quiet output leaves out: `auth.open` says what the banner already said (npm start's auth line), and
+ * the Worker logs it again at its first request.
+ */
+const SAID_BY_THE_BANNER: ReadonlySet<string> = new Set(['auth.open']);
+
 /** A sink for the runtime's output lines that writes what the terminal should show (see the module note). */
-export function terminalLog(options: TerminalLogOptions): (line: string) => void {
-  const { mode, write } = options;
+export function terminalLog(options: TerminalLogOptions): TerminalLog {
+  const { mode } = options;
+  /** Quiet lines held until the banner is out (null once it is). */
+  let held: string[] | null = mode.kind === 'quiet' ? [] : null;
+  const write = (line: string) => {
+    if (held) held.push(line);
+    else options.write(line);
+  };
+  /** Whether the last line was a hidden workerd warning: its `stack:` line goes with it. */
+  let hiding = false;
   /** Batches whose line was written: several endings may each find the batch ended. */
   const reported = new Set<string>();
   const describe = async (ref: EndedRef): Promise<Described | null> => {
@@ -138,10 +167,10 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
       return null;
     }
   };
-  const reportBatch = (batch: EndedBatch | null, ts: number) => {
+  const reportBatch = (batch: EndedBatch | null) => {
     if (!batch || reported.has(batch.id)) return;
     reported.add(batch.id);
-    write(batchLine(batch, ts));
+    write(batchLine(batch));
   };
   /**
    * Batches being looked up, and whether an item ended since the lookup started: one lookup per batch
@@ -149,7 +178,7 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
    * send the runtime a read per item while it judges them).
    */
   const checking = new Map<string, { again: boolean }>();
-  const checkBatch = async (batchId: string, ts: number) => {
+  const checkBatch = async (batchId: string) => {
     const running = checking.get(batchId);
     if (running) {
       running.again = true;
@@ -159,7 +188,7 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
     checking.set(batchId, state);
     while (state.again && !reported.has(batchId)) {
       state.again = false;
-      reportBatch((await describe({ batchId }))?.batch ?? null, ts);
+      reportBatch((await describe({ batchId }))?.batch ?? null);
     }
     checking.delete(batchId);
   };
@@ -168,34 +197,44 @@ export function terminalLog(options: TerminalLogOptions): (line: string) => void
     if (typeof id !== 'string') return;
     // An item of a batch (the object knew it): no line of its own, so only its batch is looked up.
     if (typeof l.fields.batchId === 'string') {
-      await checkBatch(l.fields.batchId, l.ts);
+      await checkBatch(l.fields.batchId);
       return;
     }
     const d = await describe({ evaluationId: id });
     if (d?.evaluation) {
       if (d.evaluation.batchId === null) write(evaluationLine(d.evaluation, l.ts));
-      reportBatch(d.batch, l.ts);
+      reportBatch(d.batch);
       return;
     }
     // Not readable (the wrangler runtime, or a stop under way): what the log line says.
     const calls = typeof l.fields.calls === 'number' ? ` · ${l.fields.calls} calls` : '';
     write(`${clock(l.ts)} evaluation ${id} ${String(l.fields.status)}${calls}`);
   };
-  return (line: string) => {
+  const sink = (line: string) => {
     if (line.trim() === '') return;
     const l = parseLogLine(line);
     if (l === null) {
+      if (mode.kind === 'quiet') {
+        hiding = WORKERD_EXPECTED.test(line) || (hiding && line.startsWith('stack: '));
+        if (hiding) return;
+      }
       write(line);
       return;
     }
+    hiding = false;
     if (mode.kind === 'json') {
       if (LOG_LEVELS.indexOf(l.level) >= LOG_LEVELS.indexOf(mode.level)) write(line);
       return;
     }
-    if (l.level === 'warn' || l.level === 'error') write(problemLine(l));
+    if ((l.level === 'warn' || l.level === 'error') && !SAID_BY_THE_BANNER.has(l.event)) write(problemLine(l));
     if (l.event === 'evaluation.finalized') void onEnded(l);
     // A cancel's pages end items in D1 directly: the last one may complete the batch.
-    else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string')
-      void checkBatch(l.fields.batchId, l.ts);
+    else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string') void checkBatch(l.fields.batchId);
   };
+  const ready = () => {
+    const lines = held ?? [];
+    held = null;
+    for (const line of lines) options.write(line);
+  };
+  return Object.assign(sink, { ready });
 }

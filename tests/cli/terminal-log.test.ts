@@ -43,9 +43,15 @@ const BATCH: EndedBatch = {
   cancelled: 0,
   costUsd: 0.04,
   durationMs: 42_100,
+  completedAt: TS + 125_000,
 };
 
-/** Feeds `lines` through a terminal log in `mode` and collects what it writes, once every lookup answered. */
+/** `HH:MM:SS` of `ts` as the terminal shows it (local time). */
+function clockOf(ts: number): string {
+  return new Date(ts).toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** Feeds `lines` through a terminal log in `mode`, the banner out, and collects what it writes once every lookup answered. */
 async function shown(
   mode: OutputMode,
   lines: string[],
@@ -53,6 +59,7 @@ async function shown(
 ): Promise<string[]> {
   const out: string[] = [];
   const sink = terminalLog({ mode, write: (l) => out.push(l), ...(describe ? { describe } : {}) });
+  sink.ready();
   for (const line of lines) sink(line);
   await new Promise((r) => setTimeout(r, 10));
   return out;
@@ -152,6 +159,7 @@ describe('quiet output', () => {
     };
     const out: string[] = [];
     const sink = terminalLog({ mode: { kind: 'quiet' }, write: (l) => out.push(l), describe });
+    sink.ready();
     const ended = (id: string) => {
       sink(json('info', 'evaluation.finalized', { evaluationId: id, status: 'succeeded', batchId: 'ba_1' }));
     };
@@ -170,6 +178,73 @@ describe('quiet output', () => {
     await settle();
     expect(asked).toHaveLength(2);
     expect(out).toEqual([expect.stringMatching(/ batch ba_1 fastchat-pair completed: 2 succeeded, 1 failed of 3 · /)]);
+  });
+
+  it("stamps a batch's line with the batch's own end, not the time of the item whose ending found it", async () => {
+    const out = await shown(
+      { kind: 'quiet' },
+      [json('info', 'evaluation.finalized', { evaluationId: 'ev_a', status: 'succeeded', batchId: 'ba_1' })],
+      () => Promise.resolve({ evaluation: null, batch: BATCH }),
+    );
+    expect(clockOf(TS)).not.toBe(clockOf(BATCH.completedAt));
+    expect(out).toEqual([
+      `${clockOf(BATCH.completedAt)} batch ba_1 fastchat-pair completed: 2 succeeded, 1 failed of 3 · $0.04 · 42.1 s`,
+    ]);
+  });
+
+  it('names a comparison and a meta-evaluation as such', async () => {
+    const kinds: Record<string, EndedBatch> = {
+      cp_1: { ...BATCH, id: 'cp_1', kind: 'comparison' },
+      me_1: { ...BATCH, id: 'me_1', kind: 'meta_evaluation' },
+    };
+    const out = await shown(
+      { kind: 'quiet' },
+      ['cp_1', 'me_1'].map((batchId) => json('info', 'batch.cancel_page', { batchId, afterSeq: -1 })),
+      (ref) => Promise.resolve({ evaluation: null, batch: 'batchId' in ref ? (kinds[ref.batchId] ?? null) : null }),
+    );
+    expect(out.map((l) => l.split(' ').slice(1, 3).join(' '))).toEqual(['comparison cp_1', 'meta-evaluation me_1']);
+  });
+
+  it("leaves out workerd's NOSENTRY warnings (and their stack) and auth.open, which the banner said; not its other output", async () => {
+    const nosentry = [
+      'workerd/io/actor-sqlite.c++:970: warning: NOSENTRY SQLite alarm handler canceled with requestScheduledAlarm.; scheduledTime = 1; actorId = a',
+      'stack: /x/workerd@51f50be /x/workerd@51f5bb0',
+    ];
+    const open = json('warn', 'auth.open', { message: '/v1 is open to anyone' });
+    const other = [
+      'workerd/server/server.c++:1234: warning: something else',
+      'stack: /x/workerd@1',
+      'workerd/io/io-context.c++:443: error: NOSENTRY in an error',
+    ];
+    expect(await shown({ kind: 'quiet' }, [...nosentry, open, ...other])).toEqual(other);
+    // --verbose shows them all.
+    expect(await shown({ kind: 'json', level: 'debug' }, [...nosentry, open, ...other])).toEqual([
+      ...nosentry,
+      open,
+      ...other,
+    ]);
+  });
+
+  it('holds what comes before the banner until it is out, in order; --verbose holds nothing', () => {
+    const lines = [json('warn', 'webhook.attempt', { deliveryId: 'wd_1', outcome: 'pending' }), 'workerd: plain'];
+    const out: string[] = [];
+    const sink = terminalLog({ mode: { kind: 'quiet' }, write: (l) => out.push(l) });
+    for (const line of lines) sink(line);
+    expect(out).toEqual([]);
+    out.push('banner');
+    sink.ready();
+    sink('after');
+    sink.ready();
+    expect(out).toEqual([
+      'banner',
+      `${clockOf(TS)} warn  webhook.attempt  deliveryId=wd_1 outcome=pending`,
+      'workerd: plain',
+      'after',
+    ]);
+    const verbose: string[] = [];
+    const json2 = terminalLog({ mode: { kind: 'json', level: 'debug' }, write: (l) => verbose.push(l) });
+    for (const line of lines) json2(line);
+    expect(verbose).toEqual(lines);
   });
 
   it('falls back on the log line when the ending cannot be read (the wrangler runtime)', async () => {

@@ -5,6 +5,7 @@ import type { Evaluation, EvaluationAccepted } from '../../src/evaluations/schem
 import { sha256Hex } from '../../src/http/request-hash.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
+import { capturingLogLines } from './log-capture.js';
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { api, apiWith, apiWithSettled, postJson, workerFetch } from './api-fetch.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
@@ -206,12 +207,18 @@ describe('GET / cancel / events', () => {
       task: PAIRWISE,
     });
     const { id } = await r.json<EvaluationAccepted>();
-    const c1 = await api(`/v1/evaluations/${id}/cancel`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ reason: 'changed my mind' }),
-    });
+    const { result: c1, lines } = await capturingLogLines(() =>
+      api(`/v1/evaluations/${id}/cancel`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ reason: 'changed my mind' }),
+      }),
+    );
     expect(c1.status).toBe(200);
+    // A cancel the caller asked for is no warning (a batch's would warn once per item in flight).
+    expect(lines.filter((l) => l.event === 'evaluation.ended' && l.evaluationId === id)).toEqual([
+      expect.objectContaining({ level: 'info', status: 'cancelled' }),
+    ]);
     expect(await c1.json()).toEqual({ id, status: 'cancelled' });
     expect((await statusRow(id))?.status).toBe('cancelled');
 

@@ -31,6 +31,8 @@ import {
   waitForEnd,
   waitForSnapshot,
 } from './helpers.js';
+import { capturingLogLines } from './log-capture.js';
+import type { LoggedLine } from './log-capture.js';
 
 afterEach(drainAlarms);
 
@@ -116,8 +118,19 @@ describe('sweeper', () => {
       .bind(Date.now() - 3_600_000, id)
       .run();
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: '* * * * *' }), testEnv, ctx);
-    await waitOnExecutionContext(ctx);
+    // The sweep runs in the maintenance queue's consumer: wait for its line.
+    const kicked = (lines: readonly LoggedLine[]) =>
+      lines.filter((l) => l.event === 'sweeper.kicked' && l.evaluationId === id);
+    const { lines } = await capturingLogLines(async (lines) => {
+      await worker.scheduled(createScheduledController({ cron: '* * * * *' }), testEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      await pollUntil(
+        () => Promise.resolve(kicked(lines).length),
+        (n) => n > 0,
+      );
+    });
+    // A stall is a problem: it warns.
+    expect(kicked(lines)).toEqual([expect.objectContaining({ level: 'warn' })]);
     const row = await waitForEnd(id);
     expect(row.status).toBe('succeeded');
     expect(await countRows('verdicts', id)).toBe(1);
@@ -135,8 +148,19 @@ describe('sweeper', () => {
     await testEnv.DB.batch([touch.bind(restartedAt - 5_000, left.id), touch.bind(restartedAt + 60_000, since.id)]);
     expect((await sweep(testEnv)).kicked).not.toContain(left.id);
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: '@reboot', scheduledTime: restartedAt }), testEnv, ctx);
-    await waitOnExecutionContext(ctx);
+    // The sweep runs in the maintenance queue's consumer: wait for its line.
+    const kicked = (lines: readonly LoggedLine[]) =>
+      lines.filter((l) => l.event === 'sweeper.kicked' && l.evaluationId === left.id);
+    const { lines } = await capturingLogLines(async (lines) => {
+      await worker.scheduled(createScheduledController({ cron: '@reboot', scheduledTime: restartedAt }), testEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      await pollUntil(
+        () => Promise.resolve(kicked(lines).length),
+        (n) => n > 0,
+      );
+    });
+    // Resuming what the last runtime left is expected: no warning.
+    expect(kicked(lines)).toEqual([expect.objectContaining({ level: 'info' })]);
     expect((await waitForEnd(left.id)).status).toBe('succeeded');
     expect((await statusRow(since.id))?.status).toBe('queued');
   });
