@@ -34,11 +34,14 @@ function parseJson(text: string, where: string): unknown {
   }
 }
 
+/** Keys an item has and the header never does: a first line with one is an item sent without its header. */
+const ITEM_ONLY_KEYS = ['task', 'id'] as const;
+
 /**
  * The request object of an NDJSON body: the header (line 1) with `items` from the following lines. Blank
  * lines (a trailing newline, `\r\n` endings) are skipped.
  * @throws ApiError 400 `invalid_json` naming the line, or `invalid_request` for a header that is not an
- *   object or carries `items` itself.
+ *   object, is an item (no header line), or carries `items` itself.
  */
 export function parseNdjson(text: string): Record<string, unknown> {
   let header: Record<string, unknown> | null = null;
@@ -55,6 +58,17 @@ export function parseNdjson(text: string): Record<string, unknown> {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw invalidRequest(
         [{ path: '(root)', message: `line ${i + 1}: the header must be a JSON object (the request without items)` }],
+        'request body',
+      );
+    }
+    if (ITEM_ONLY_KEYS.some((k) => k in value)) {
+      throw invalidRequest(
+        [
+          {
+            path: '(root)',
+            message: `line ${i + 1} is an item (it has "${ITEM_ONLY_KEYS.find((k) => k in value) ?? 'task'}"), but an NDJSON body starts with the header line: the request without items, e.g. {"preset":"fastchat-pair"}; then one item per line`,
+          },
+        ],
         'request body',
       );
     }

@@ -9583,7 +9583,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
-                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended evaluation, verdict included when it ends within that time, instead of 202 at once. Without an end in time the answer is the usual 202. */
+                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended evaluation, verdict included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202. */
                 Prefer?: string;
             };
             path?: never;
@@ -14389,7 +14389,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
-                /** @description `wait=<seconds>` (RFC 7240, at most 60): answer 200 with the ended comparison, its statistics and gate included when it ends within that time, instead of 202 at once. Without an end in time the answer is the usual 202. */
+                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended comparison, its statistics and gate included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202. */
                 Prefer?: string;
             };
             path?: never;

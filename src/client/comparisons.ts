@@ -56,24 +56,36 @@ interface Transport {
 const MAX_WAIT_SECONDS = 60;
 const DEFAULT_TIMEOUT_MS = 3_600_000;
 
+/** `ms` as a person reads it: whole seconds as `5 s`, anything else as `1500 ms`. */
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${String(ms / 1000)} s` : `${String(ms)} ms`;
+}
+
 /** The comparison helpers over a client's transport (see the module note). */
 export function comparisonHelpers(t: Transport) {
   const ended = (c: Comparison) => c.basis === 'final';
 
   /** Reads comparison `id` until its statistics are final (backing off from 500 ms to 5 s) and returns it. */
-  async function waitForComparison(id: string, opts: CompareOptions = {}): Promise<Comparison> {
-    const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  function waitForComparison(id: string, opts: CompareOptions = {}): Promise<Comparison> {
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return readUntilEnded(id, Date.now() + timeoutMs, timeoutMs, opts.signal);
+  }
+
+  /** {@link waitForComparison} until `deadline` (epoch ms); a timeout names `timeoutMs`, the time the caller gave. */
+  async function readUntilEnded(
+    id: string,
+    deadline: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Comparison> {
     for (let attempt = 1; ; attempt++) {
-      const r = await t.get(id, opts.signal);
+      const r = await t.get(id, signal);
       if (r.status !== 200) throw t.error(r.status, r.body);
       const c = r.body as Comparison;
       if (ended(c)) return c;
       const left = deadline - Date.now();
       if (left <= 0)
-        throw t.timeout(
-          `comparison ${id} did not end within ${String(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)} ms; it keeps running`,
-          id,
-        );
+        throw t.timeout(`comparison ${id} did not end within ${duration(timeoutMs)}; it keeps running`, id);
       await new Promise((resolve) =>
         setTimeout(resolve, Math.min(left, backoffDelay(attempt, { base: 500, max: 5_000 }))),
       );
@@ -95,7 +107,8 @@ export function comparisonHelpers(t: Transport) {
     if (r.status === 200) return r.body as Comparison;
     if (r.status !== 202) throw t.error(r.status, r.body);
     const { id } = r.body as { id: string };
-    return waitForComparison(id, { ...opts, timeoutMs: Math.max(0, timeoutMs - (Date.now() - startedAt)) });
+    // The time left after the wait is the deadline; the timeout still names the whole time the caller gave.
+    return readUntilEnded(id, startedAt + timeoutMs, timeoutMs, opts.signal);
   }
 
   return { compare, waitForComparison };

@@ -11,7 +11,8 @@ import type { LlmAttempt, Usage } from '../engine/call.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
 import type { TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
-import { BOOK_SET_SQL, bookBinds, bookStatement, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
+import type { UsageTotals } from '../tenants/usage-rollup.js';
+import { BOOK_SET_SQL, bookBinds, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 import { dropWaitingTaskStatements } from './task-rows.js';
 import { verdictKeptInD1, verdictTextStatement } from './verdict-rows.js';
@@ -62,6 +63,19 @@ function finalStatement(
       ...bookBinds(written.usage),
       w.id,
     );
+}
+
+/**
+ * The usage booked on a row another writer ended (a cancel written while calls were in flight), with its
+ * `calls_done` raised to the calls this write counts, so GET, the list and the terminal say the calls its
+ * usage bills. Changes nothing once the row is booked (the status update above books it when it ends the row).
+ */
+function bookedElsewhereStatement(db: D1Database, w: FinalWrite, usage: UsageTotals): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE evaluations SET ${BOOK_SET_SQL}, calls_done = MAX(calls_done, ?) WHERE id = ? AND billed_calls IS NULL`,
+    )
+    .bind(...bookBinds(usage), w.callsDone, w.id);
 }
 
 /**
@@ -204,7 +218,7 @@ export async function writeFinal(
     ...effects.map((e) => e.s),
     final,
     // The row ended elsewhere (the status update above changed nothing): its calls are booked all the same.
-    bookStatement(db, w.id, written.usage),
+    bookedElsewhereStatement(db, w, written.usage),
     ...steps.flatMap((s) => s.statements),
     ...extra,
   ]);

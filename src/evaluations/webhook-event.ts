@@ -78,6 +78,14 @@ export const EVALUATION_WEBHOOK_DOCS = {
   'evaluation.cancelled': { data: EvaluationEventDataSchema, what: 'An evaluation was cancelled.' },
 } satisfies Partial<Record<WebhookEventType, WebhookEventDoc>>;
 
+/**
+ * An integer bound as one: D1 binds every JS number as REAL, which `json_object` writes `2.0`, and a strict
+ * receiver (Go's `int`, Rust's `u32`) refuses that for a field the document says is an integer.
+ */
+function int(n: number | undefined): SqlExpr {
+  return sql`CAST(${n ?? 0} AS INTEGER)`;
+}
+
 /** The `data` document of `ending`, as SQL giving JSON text (see {@link EvaluationEventDataSchema}). */
 function evaluationData(ending: Ending): SqlExpr {
   const { id, status, error, written } = ending;
@@ -92,10 +100,10 @@ function evaluationData(ending: Ending): SqlExpr {
       'error', CASE WHEN ${error?.code ?? null} IS NULL THEN NULL
         ELSE json_object('code', ${error?.code ?? null}, 'message', ${error?.message ?? ''}) END,
       'usage', json_object(
-          'calls', COALESCE(e.billed_calls, ${u?.calls ?? 0}),
-          'promptTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.promptTokens ?? 0} ELSE e.prompt_tokens END,
-          'completionTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.completionTokens ?? 0} ELSE e.completion_tokens END,
-          'cachedPromptTokens', CASE WHEN e.billed_calls IS NULL THEN ${u?.cachedPromptTokens ?? 0} ELSE e.cached_prompt_tokens END,
+          'calls', COALESCE(e.billed_calls, ${int(u?.calls)}),
+          'promptTokens', CASE WHEN e.billed_calls IS NULL THEN ${int(u?.promptTokens)} ELSE e.prompt_tokens END,
+          'completionTokens', CASE WHEN e.billed_calls IS NULL THEN ${int(u?.completionTokens)} ELSE e.completion_tokens END,
+          'cachedPromptTokens', CASE WHEN e.billed_calls IS NULL THEN ${int(u?.cachedPromptTokens)} ELSE e.cached_prompt_tokens END,
           'estimated', json(CASE WHEN (CASE WHEN e.billed_calls IS NULL THEN ${u?.estimated ? 1 : 0} ELSE e.usage_estimated END) != 0
             THEN 'true' ELSE 'false' END),
           'costUsd', (CASE WHEN e.billed_calls IS NULL THEN ${u?.costUsd ?? 0} ELSE e.cost_usd END) + 0.0),

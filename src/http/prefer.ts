@@ -12,8 +12,9 @@ export const MAX_PREFER_WAIT_SECONDS = 60;
 
 /**
  * The `wait` preference of a `Prefer` header (RFC 7240) in seconds: null when the header asks for no
- * wait, `invalid` when its `wait` is not an integer 0-{@link MAX_PREFER_WAIT_SECONDS}. Other preferences
- * are not acted on (RFC 7240 lets a server ignore them; `Preference-Applied` says what was).
+ * wait, `invalid` when its `wait` is not a whole number of seconds. A longer wait than
+ * {@link MAX_PREFER_WAIT_SECONDS} is applied as that (RFC 7240 lets a server honour less than asked;
+ * `Preference-Applied` says what was). Other preferences are not acted on.
  */
 function preferWaitSeconds(header: string | undefined): number | null | 'invalid' {
   if (header === undefined) return null;
@@ -21,7 +22,7 @@ function preferWaitSeconds(header: string | undefined): number | null | 'invalid
     const m = /^\s*wait\s*(?:=\s*"?([^";\s]*)"?)?\s*(?:;.*)?$/i.exec(part);
     if (!m) continue;
     const n = Number(m[1]);
-    return m[1] !== undefined && /^\d+$/.test(m[1]) && n <= MAX_PREFER_WAIT_SECONDS ? n : 'invalid';
+    return m[1] !== undefined && /^\d+$/.test(m[1]) ? Math.min(n, MAX_PREFER_WAIT_SECONDS) : 'invalid';
   }
   return null;
 }
@@ -36,14 +37,15 @@ export function preferWaitHeaders(what: string) {
       .string()
       .max(1000)
       .refine((v) => preferWaitSeconds(v) !== 'invalid', {
-        message: `wait must be a whole number of seconds from 0 to ${MAX_PREFER_WAIT_SECONDS}`,
+        message: `wait must be a whole number of seconds (more than ${MAX_PREFER_WAIT_SECONDS} is applied as ${MAX_PREFER_WAIT_SECONDS})`,
       })
       .optional()
       .openapi({
         param: {
           description:
-            `\`wait=<seconds>\` (RFC 7240, at most ${MAX_PREFER_WAIT_SECONDS}): answer 200 with ${what} when it ends within that time, ` +
-            'instead of 202 at once. Without an end in time the answer is the usual 202.',
+            `\`wait=<seconds>\` (RFC 7240): answer 200 with ${what} when it ends within that time, ` +
+            `instead of 202 at once; a longer wait than ${MAX_PREFER_WAIT_SECONDS} s is applied as ${MAX_PREFER_WAIT_SECONDS} (the 200's \`Preference-Applied\` says \`wait=${MAX_PREFER_WAIT_SECONDS}\`). ` +
+            'Without an end in time the answer is the usual 202.',
         },
         example: 'wait=30',
       }),

@@ -107,6 +107,16 @@ describe('npm run gate', () => {
     ]);
   });
 
+  it('names the --timeout it was given when the comparison outlives it, not the time left after the wait', async () => {
+    const { target } = await api(
+      { status: 202, body: { id: 'cp_1', status: 'running' } },
+      Array.from({ length: 20 }, () => comparison(null, 'live')),
+    );
+    const r = await gate(target, { timeout: '1' });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('comparison cp_1 did not end within 1 s; it keeps running');
+  });
+
   it('exits 1 when no gate comes back: the request refused, or the comparison cancelled', async () => {
     const refused = await api({
       status: 400,

@@ -55,6 +55,9 @@ function pointerSegment(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** A JSON string (skipped whole, so digits inside one are not read) or a number token (group 1). */
+const JSON_STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
 /** The first Ajv error as one readable line: where in the body, what failed, and the schema's path. */
 function describeError(e: ErrorObject | undefined): string {
   if (!e) return 'fails its schema';
@@ -149,6 +152,33 @@ export class ResponseContract {
       event,
     );
     return error === null ? null : `${type}: ${error}`;
+  }
+
+  /**
+   * Checks a delivered event's raw body: {@link webhookError} of its parse, then that no number the document
+   * says is an integer is written with a fraction or an exponent (`2.0`): `JSON.parse` reads that as 2, but a
+   * strict receiver (Go's `int`, Rust's `u32`, Python's `range`) refuses it. Each such number is probed in
+   * turn: made `n.5`, the event must still be valid or fail for some other reason than "must be integer".
+   */
+  webhookBodyError(body: string): string | null {
+    const error = this.webhookError(JSON.parse(body));
+    if (error !== null) return error;
+    for (const m of body.matchAll(JSON_STRING_OR_NUMBER)) {
+      const raw = m[1];
+      if (raw === undefined || !/[.eE]/.test(raw)) continue;
+      const n = Number(raw);
+      if (!Number.isSafeInteger(n)) continue;
+      const end = m.index + m[0].length;
+      const probe = JSON.parse(`${body.slice(0, end - raw.length)}${Math.abs(n)}.5${body.slice(end)}`) as unknown;
+      const type = (probe as { type?: unknown } | null)?.type;
+      const v = this.validatorAt(
+        `/webhooks/${pointerSegment(String(type))}/post/requestBody/content/application~1json/schema`,
+      );
+      if (v(probe)) continue;
+      const integer = v.errors?.find((e) => e.keyword === 'type' && String(e.params['type']).includes('integer'));
+      if (integer) return `${String(type)}: ${integer.instancePath} is an integer written as ${raw}`;
+    }
+    return null;
   }
 
   /**

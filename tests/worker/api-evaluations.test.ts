@@ -447,8 +447,15 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
     expect((await waitForEnd(id)).status).toBe('succeeded');
   });
 
-  it('rejects a malformed or too long wait, naming the header', async () => {
-    for (const prefer of ['wait=61', 'wait=soon', 'respond-async, wait']) {
+  it('applies a wait over 60 s as 60 s, and says so: 200 with Preference-Applied: wait=60', async () => {
+    const r = await postJson('/v1/evaluations', body(`prefer-wait-long-${Date.now()}`), { Prefer: 'wait=61' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('Preference-Applied')).toBe('wait=60');
+    expect((await r.json<Evaluation>()).status).toBe('succeeded');
+  });
+
+  it('rejects a malformed wait, naming the header', async () => {
+    for (const prefer of ['wait=soon', 'wait=1.5', 'respond-async, wait']) {
       const r = await postJson('/v1/evaluations', body('prefer-bad'), { Prefer: prefer });
       expect(r.status, prefer).toBe(400);
       const error = await errorOf(r);

@@ -197,6 +197,20 @@ describe('POST /v1/batches', () => {
     expect(bad.status).toBe(400);
     expect(badBody.error.code).toBe('invalid_json');
     expect(badBody.error.message).toContain('line 4 (items.1)');
+    // No header line: the first item is read as the header; the answer says the header is missing, not what
+    // an item lacks to be a request.
+    const headless = await apiWith({}, '/v1/batches', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+      body: `{"id":"q1","task":${JSON.stringify(pairItem(0))}}\n{"id":"q2","task":${JSON.stringify(pairItem(1))}}\n`,
+    });
+    expect(headless.status).toBe(400);
+    const headlessError = (await headless.json<ErrorJson>()).error;
+    expect(headlessError.code).toBe('invalid_request');
+    expect(headlessError.issues?.map((i) => i.path)).toEqual(['(root)']);
+    expect(headlessError.issues?.[0]?.message).toContain(
+      'line 1 is an item (it has "task"), but an NDJSON body starts with the header line',
+    );
     const withItems = await postNdjson({ ...singleCallJudge('x'), items: [] }, [{ task: pairItem(0) }]);
     expect((await withItems.json<ErrorJson>()).error.issues?.[0]?.path).toBe('items');
     const invalidItem = await postNdjson({ ...singleCallJudge('x') }, [

@@ -66,9 +66,15 @@ describe('Prefer: wait on POST /v1/comparisons', () => {
     expect((await again.json<Comparison>()).id).toBe(id);
   });
 
-  it('rejects a malformed or too long wait, naming the header, and stores nothing', async () => {
+  it('applies a wait over 60 s as 60 s, and says so: 200 with Preference-Applied: wait=60', async () => {
+    const r = await postJson('/v1/comparisons', gateBody(newTestId('cmp-wait-long')), { Prefer: 'wait=61' });
+    expect(r.status, await r.clone().text()).toBe(200);
+    expect(r.headers.get('Preference-Applied')).toBe('wait=60');
+  });
+
+  it('rejects a malformed wait, naming the header, and stores nothing', async () => {
     const before = await testEnv.DB.prepare('SELECT count(*) AS n FROM comparisons').first<{ n: number }>();
-    for (const prefer of ['wait=61', 'wait=soon']) {
+    for (const prefer of ['wait=soon', 'wait=1.5']) {
       const r = await postJson('/v1/comparisons', gateBody('cmp-wait-bad'), { Prefer: prefer });
       expect(r.status, prefer).toBe(400);
       expect(JSON.stringify(await r.json<ErrorJson>()), prefer).toContain('Prefer');

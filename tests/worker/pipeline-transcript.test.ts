@@ -21,6 +21,7 @@ import {
   POINTWISE,
   releaseReplies,
   replyInGroups,
+  statusRow,
   stubbornCritic,
   testEnv,
   waitForEnd,
@@ -118,6 +119,13 @@ describe('transcript of evaluations that did not succeed', () => {
     expect(said).toBeGreaterThan(0);
     expect(said).toBe(await bookedTokens(id));
     expect(await countRows('usage', id)).toBe(done);
+    // Every view counts the calls it bills, though the cancel ended the row before the final write: GET and
+    // D1's `calls_done` (the terminal's ended line reads it), as the stream's final status does.
+    await waitForSnapshot(id, (s) => s?.finalized === true);
+    type Seen = { progress: { callsDone: number }; usage: { calls: number } | null };
+    const got = await (await api(`/v1/evaluations/${id}`)).json<Seen>();
+    expect({ progress: got.progress.callsDone, usage: got.usage?.calls }).toEqual({ progress: done, usage: done });
+    expect((await statusRow(id))?.calls_done).toBe(done);
   });
 
   it('is not complete while a call of a cancelled evaluation is still in flight, then is', async () => {
