@@ -15,7 +15,7 @@
  *   stages, the tail: `excessByStage`).
  *
  * ```
- * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--ndjson] [--runs 1]
+ * npm run bench:batch -- [--items 1000] [--latency 250] [--c 16] [--preset fastchat-pair] [--both-orders] [--ndjson] [--runs 1]
  * ```
  */
 import { readFileSync } from 'node:fs';
@@ -37,6 +37,8 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
   --latency L      mock LLM latency in ms (default 250)
   --c C            BATCH_CONCURRENCY for the run: items in flight, the C of N × L / C (default 16)
   --preset P       preset (default fastchat-pair, calibration off: one call per item)
+  --both-orders    fastchat-pair as a batch without config runs it (calibration on: both orders, two calls
+                   per item at once, e.g. a burst sent to npm start); the ideal N × L / C is the same
   --ndjson         send the batch as NDJSON instead of JSON
   --runs R         batches measured one after the other (default 1)
   --log-level V    the Worker's LOG_LEVEL (debug, info, warn, error; default info, as deployed); the table of
@@ -47,14 +49,26 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
     latency: { type: 'string', default: '250' },
     c: { type: 'string', default: '16' },
     preset: { type: 'string', default: 'fastchat-pair' },
+    'both-orders': { type: 'boolean', default: false },
     ndjson: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     'log-level': { type: 'string', default: 'info' },
   },
 } as const;
 
-function body(preset: string, n: number, run: number, ndjson: boolean): { text: string; type: string } {
-  const header = { preset, ...(preset === 'fastchat-pair' ? { config: { calibration: { enabled: false } } } : {}) };
+/** Whether `preset` runs with calibration off (one call per item): fastchat-pair unless `--both-orders`. */
+function oneOrder(preset: string, bothOrders: boolean): boolean {
+  return preset === 'fastchat-pair' && !bothOrders;
+}
+
+function body(
+  preset: string,
+  n: number,
+  run: number,
+  ndjson: boolean,
+  bothOrders: boolean,
+): { text: string; type: string } {
+  const header = { preset, ...(oneOrder(preset, bothOrders) ? { config: { calibration: { enabled: false } } } : {}) };
   const items = Array.from({ length: n }, (_, i) => ({
     id: `r${run}-${i}`,
     task: {
@@ -81,8 +95,9 @@ async function runBatch(
   n: number,
   run: number,
   ndjson: boolean,
+  bothOrders: boolean,
 ): Promise<{ t0: number; acceptMs: number; lastMs: number; view: BatchView }> {
-  const { text, type } = body(preset, n, run, ndjson);
+  const { text, type } = body(preset, n, run, ndjson, bothOrders);
   const t0 = Date.now();
   const r = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { 'content-type': type }, body: text });
   const acceptMs = Date.now() - t0;
@@ -126,14 +141,14 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const logFile = stack.logFile ?? '';
   try {
     // Warm-up: the isolate, D1, the queue and the Durable Object namespace are ready before anything is measured.
-    await runBatch(stack.url, values.preset, 20, -1, values.ndjson);
+    await runBatch(stack.url, values.preset, 20, -1, values.ndjson, values['both-orders']);
     const rows: string[] = [];
     const timelines: string[] = [];
     const excesses: string[] = [];
     for (let run = 0; run < runs; run++) {
       const cpu = { runtime: runtimeCpuMs(stack.runtimePid), mock: groupCpuMs(mock.pgid) };
       const from = Date.now();
-      const r = await runBatch(stack.url, values.preset, n, run, values.ndjson);
+      const r = await runBatch(stack.url, values.preset, n, run, values.ndjson, values['both-orders']);
       const items = doneItems(readFileSync(logFile, 'utf8'));
       const t = itemTimeline(items, from, from + r.lastMs);
       const x = excessByStage(items, { t0: r.t0, end: r.t0 + r.lastMs, n, latency, c });
@@ -158,7 +173,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
     }
     console.log(
       [
-        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${values.preset === 'fastchat-pair' ? ' (calibration off: 1 call per item)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), LOG_LEVEL ${logLevel}, state on ${benchStateRoot().why}`,
+        `${values.ndjson ? 'NDJSON' : 'JSON'} batch of ${n} × ${values.preset}${oneOrder(values.preset, values['both-orders']) ? ' (calibration off: 1 call per item)' : values.preset === 'fastchat-pair' ? ' (both orders: 2 calls per item at once)' : ''}, mock LLM latency ${latency} ms, local stack (Miniflare), LOG_LEVEL ${logLevel}, state on ${benchStateRoot().why}`,
         '',
         `| run | items | time to 202 (s) | time to last verdict (s) | items/s | ideal N·L/C, C = ${c} (s) | ratio | runtime CPU ms / item (workerd) | mock CPU ms / item | succeeded/failed/cancelled |`,
         '|---|---|---|---|---|---|---|---|---|---|',
