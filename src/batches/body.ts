@@ -66,7 +66,7 @@ export function parseNdjson(text: string): Record<string, unknown> {
         [
           {
             path: '(root)',
-            message: `line ${i + 1} is an item (it has "${ITEM_ONLY_KEYS.find((k) => k in value) ?? 'task'}"), but an NDJSON body starts with the header line: the request without items, e.g. {"preset":"fastchat-pair"}; then one item per line`,
+            message: `line ${i + 1} is an item (it has "${ITEM_ONLY_KEYS.find((k) => k in value) ?? 'task'}"), but an NDJSON body starts with the header line: the request without items, e.g. {"preset":"fastchat-pair"} for a batch; then one item per line`,
           },
         ],
         'request body',

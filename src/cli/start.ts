@@ -157,7 +157,14 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       process.stdout.write(`${line}\n`);
     },
   });
-  // Output held until the banner is out is written if the start fails instead (it may say why).
+  // Output held until the banner is out is written if the start fails or is interrupted instead (it may say why);
+  // an interrupt then ends the process as it would have without this handler.
+  const interrupted = (signal: NodeJS.Signals) => {
+    onOutput.ready();
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const stack = await startLocalStack({
     port,
     mockPort,
@@ -182,10 +189,15 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     varsFromEnv: true,
     logRequests: values['log-requests'],
     onOutput,
-  }).catch((e: unknown) => {
-    onOutput.ready();
-    throw e;
-  });
+  })
+    .catch((e: unknown) => {
+      onOutput.ready();
+      throw e;
+    })
+    .finally(() => {
+      process.removeListener('SIGINT', interrupted);
+      process.removeListener('SIGTERM', interrupted);
+    });
   started.stack = stack;
   // The test and CI hook (./prepared-worker.ts): said, so a bundle made before a change is never a surprise.
   const prepared = env[PREPARED_WORKER_ENV];

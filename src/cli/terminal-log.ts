@@ -5,8 +5,8 @@
  * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
  * excepted) and per ended batch, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
  * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
- * messages, a stack trace) are shown, except, when quiet, workerd's `NOSENTRY` warnings (an expected event,
- * such as an alarm cancelled by a cancel). Quiet output is held until {@link TerminalLog.ready} (the banner
+ * messages, a stack trace) are shown, except, when quiet, workerd's warning that a cancel removed a running
+ * alarm (an expected event). Quiet output is held until {@link TerminalLog.ready} (the banner
  * is out): a restart's resumed work does not print above it. Node only.
  */
 import { UsageError } from './args.js';
@@ -138,8 +138,11 @@ export interface TerminalLog {
   ready(): void;
 }
 
-/** Matches workerd's warnings it marks as expected (`NOSENTRY`: not worth a report), e.g. an alarm cancelled. */
-const WORKERD_EXPECTED = /^workerd\/\S+: warning: NOSENTRY /;
+/**
+ * Matches workerd's warning that an alarm was cancelled while its handler ran (what a cancel does to a running
+ * evaluation). Only that one: `NOSENTRY` means "not for Sentry", not "expected" (a queue event's timeout has it too).
+ */
+const WORKERD_EXPECTED = /^workerd\/\S+: warning: NOSENTRY SQLite alarm handler canceled /;
 
 /**
  * Events quiet output leaves out: `auth.open` says what the banner already said (npm start's auth line), and

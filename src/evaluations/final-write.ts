@@ -67,8 +67,8 @@ function finalStatement(
 
 /**
  * The usage booked on a row another writer ended (a cancel written while calls were in flight), with its
- * `calls_done` raised to the calls this write counts, so GET, the list and the terminal say the calls its
- * usage bills. Changes nothing once the row is booked (the status update above books it when it ends the row).
+ * `calls_done` raised to the calls this write counts (answered or failed after an attempt, as every final write
+ * counts them), so GET and the terminal count the calls the object made, not 0. Changes nothing once the row is booked (the status update above books it when it ends the row).
  */
 function bookedElsewhereStatement(db: D1Database, w: FinalWrite, usage: UsageTotals): D1PreparedStatement {
   return db
@@ -155,7 +155,7 @@ export interface FinalWriteResult {
  * The final write, in ONE `db.batch()` (one transaction): the usage roll-up and the verdict's JSON, the plan's
  * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
  * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
- * behind) and the usage sums on the row, the sums alone when another writer had ended the row, the plan's
+ * behind) and the usage sums on the row, the sums and `calls_done` alone when another writer had ended the row, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
  * someone waiting). Idempotent: running it again changes nothing.
  *

@@ -205,7 +205,7 @@ describe('quiet output', () => {
     expect(out.map((l) => l.split(' ').slice(1, 3).join(' '))).toEqual(['comparison cp_1', 'meta-evaluation me_1']);
   });
 
-  it("leaves out workerd's NOSENTRY warnings (and their stack) and auth.open, which the banner said; not its other output", async () => {
+  it("leaves out workerd's warning of an alarm a cancel removed (and its stack) and auth.open, which the banner said; not its other output, other NOSENTRY lines included", async () => {
     const nosentry = [
       'workerd/io/actor-sqlite.c++:970: warning: NOSENTRY SQLite alarm handler canceled with requestScheduledAlarm.; scheduledTime = 1; actorId = a',
       'stack: /x/workerd@51f50be /x/workerd@51f5bb0',
@@ -215,6 +215,7 @@ describe('quiet output', () => {
       'workerd/server/server.c++:1234: warning: something else',
       'stack: /x/workerd@1',
       'workerd/io/io-context.c++:443: error: NOSENTRY in an error',
+      'workerd/api/queue.c++:1: warning: NOSENTRY queue event hit timeout',
     ];
     expect(await shown({ kind: 'quiet' }, [...nosentry, open, ...other])).toEqual(other);
     // --verbose shows them all.

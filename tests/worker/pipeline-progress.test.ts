@@ -31,7 +31,9 @@ afterEach(drainAlarms);
 const TINY_STALL = '0.001';
 
 /** The progress write's statement (src/evaluations/job-rows.ts, recordProgress). */
-const PROGRESS_SQL = /calls_done = MAX\(calls_done, \?\)/;
+// Its `running` mark with the count: the final write's booking of a row ended elsewhere raises `calls_done` too.
+const PROGRESS_SQL =
+  /SET status = 'running', started_at = COALESCE\(started_at, \?\), calls_done = MAX\(calls_done, \?\)/;
 
 /** A progress write's wait far above the time a loaded machine takes between two replies that arrived together, ms. */
 const SAFE_DELAY_MS = PROGRESS_DELAY_MS * 20;
