@@ -28,7 +28,8 @@ export const BROKER_FLUSH_GUARDED = `  #flush = async () => {
     try {
       await this.#flushOnce();
     } catch (e) {
-      console.error("Queue " + this.name + ": a batch's hand-over failed, the next one goes on: " + (e?.stack ?? e));
+      // The message, not the stack: a batch cancel's late log call throws here too, and npm start prints each line.
+      console.error("Queue " + this.name + ": a batch's hand-over failed, the next one goes on: " + (e?.message ?? e));
       if (this.#pendingFlush === pending) {
         this.#pendingFlush = void 0;
         if (this.#messages.length > 0) this.#ensurePendingFlush();

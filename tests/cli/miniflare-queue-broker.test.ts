@@ -12,6 +12,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   BROKER_FLUSH_GUARDED,
@@ -162,11 +163,16 @@ describe("the fix for Miniflare's queue broker", () => {
       }
       return Reflect.apply(emit, this, [event, ...args]) as boolean;
     } as typeof emit;
+    // The runtime's output: the broker says what failed on one line (a terminal prints each line it gets).
+    const output: string[] = [];
     const mf = new Miniflare({
       modules: true,
       script: COUNT_SCRIPT,
       queueProducers: { Q: 'q' },
       queueConsumers: { q: { maxBatchTimeout: 0 } },
+      handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+        for (const s of [stdout, stderr]) s.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+      },
     });
     started.push(mf);
     {
@@ -181,6 +187,10 @@ describe("the fix for Miniflare's queue broker", () => {
       await send();
       await send();
       await expect.poll(count, { timeout: WAIT_MS, interval: 50 }).toBe(3);
+      const lines = output.join('').split('\n');
+      const said = lines.findIndex((l) => l.includes("a batch's hand-over failed, the next one goes on"));
+      expect(said, lines.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(lines[said + 1] ?? '', 'no stack after the line').not.toMatch(/^\s+at /);
     }
   });
 });
