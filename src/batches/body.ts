@@ -61,12 +61,13 @@ export function parseNdjson(text: string): Record<string, unknown> {
         'request body',
       );
     }
-    if (ITEM_ONLY_KEYS.some((k) => k in value)) {
+    const itemKey = ITEM_ONLY_KEYS.find((k) => k in value);
+    if (itemKey !== undefined) {
       throw invalidRequest(
         [
           {
             path: '(root)',
-            message: `line ${i + 1} is an item (it has "${ITEM_ONLY_KEYS.find((k) => k in value) ?? 'task'}"), but an NDJSON body starts with the header line: the request without items, e.g. {"preset":"fastchat-pair"} for a batch; then one item per line`,
+            message: `line ${i + 1} is an item (it has "${itemKey}"), but an NDJSON body starts with the header line: the request without items, e.g. {"preset":"fastchat-pair"} for a batch; then one item per line`,
           },
         ],
         'request body',
