@@ -152,7 +152,10 @@ function modulesOf(scriptPath: string): MiniflareOptions {
   };
 }
 
-/** The Miniflare options for `config`, the wrangler.toml crons, and where bindings came from. */
+/**
+ * The Miniflare options for `config`, the wrangler.toml crons, and where bindings came from: `fromDevVars` names
+ * the keys `.dev.vars` / `.env` set to a non-empty value (none unless `config.devVars`).
+ */
 export function miniflareOptionsOf(config: RuntimeConfig): {
   options: MiniflareOptions;
   crons: string[];
@@ -206,5 +209,11 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
     log: new miniflareApi.Log(config.logRequests ? miniflareApi.LogLevel.INFO : miniflareApi.LogLevel.WARN),
     ...(config.inspectorPort !== undefined ? { inspectorPort: config.inspectorPort } : {}),
   };
-  return { options, crons: config.worker.crons, fromEnv, fromDevVars: config.devVars ? fromDevVars : [] };
+  // A key `.dev.vars` leaves empty is unset to the Worker (src/config/vars.ts), so it is not named as set there:
+  // npm start's banner would otherwise say `API_KEYS=` makes /v1 require a key while it is open.
+  const setFromDevVars = fromDevVars.filter((key) => {
+    const value = bindings[key];
+    return typeof value !== 'string' || value.trim() !== '';
+  });
+  return { options, crons: config.worker.crons, fromEnv, fromDevVars: config.devVars ? setFromDevVars : [] };
 }

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type * as MiniflareModule from 'miniflare';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '../../src/cli/worker-options.js';
@@ -65,6 +65,14 @@ describe('bindings of the local runtime', () => {
     const { options, fromDevVars } = miniflareOptionsOf(config(projectWithDevVars(), { devVars: true }));
     expect(options.bindings).toMatchObject({ API_KEYS: DIGEST, LLM_MODEL: 'my-local-model', OPENAI_API_KEY: 'sk-dev' });
     expect(fromDevVars.sort()).toEqual(['API_KEYS', 'LLM_MODEL', 'OPENAI_API_KEY']);
+  });
+
+  it('name no key .dev.vars leaves empty: the Worker reads it as unset, so npm start must not say /v1 needs a key', () => {
+    const configPath = projectWithDevVars();
+    writeFileSync(join(dirname(configPath), '.dev.vars'), 'API_KEYS=\nADMIN_TOKEN="  "\nLLM_MODEL=my-local-model\n');
+    const { options, fromDevVars } = miniflareOptionsOf(config(configPath, { devVars: true }));
+    expect(options.bindings).toMatchObject({ LLM_MODEL: 'my-local-model' });
+    expect(fromDevVars).toEqual(['LLM_MODEL']);
   });
 
   it('take wrangler.toml vars from the environment when asked, explicit bindings first', () => {
