@@ -95,10 +95,20 @@ export async function postWebhook(
     };
   } catch (e) {
     const timedOut = signal.aborted;
+    // The runtime's own text ("Network connection lost.") does not say where: the host (never the path or query,
+    // which may hold a token) tells the receiver's owner which of their endpoints is down.
     const message = timedOut
       ? `timed out after ${timeoutMs} ms`
-      : `network error: ${e instanceof Error ? e.message : String(e)}`;
+      : `network error: no answer from ${hostOf(url)} (${e instanceof Error ? e.message : String(e)}); is the receiver running and reachable?`;
     return { statusCode: null, error: message, durationMs: Date.now() - started, excerpt: null };
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the receiver';
   }
 }
 
