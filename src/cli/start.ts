@@ -16,6 +16,7 @@ import { REPO_ROOT } from './worker-bundle.js';
 import { PREPARED_WORKER_ENV } from './prepared-worker.js';
 import { whenOrphaned } from './process-group.js';
 import { outputModeOf, terminalLog } from './terminal-log.js';
+import { readDevVars, settingsOf, sourceOf } from './dev-vars.js';
 
 /** Command line of `npm start`. */
 export const START_CLI = {
@@ -39,7 +40,8 @@ One runtime per state directory: a second npm start on the same state is refused
 Environment: LOG_LEVEL (debug, info, warn, error: the JSON log lines from that level up), LLM_API_KEY, LLM_BASE_URL, LLM_MODEL (the LLM; else the mock), ADMIN_TOKEN (managed API
 keys: the admin API accepts it, npm run admin creates tenants and keys, /v1 then requires a key), API_KEYS
 (comma-separated sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
-and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev.`,
+and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev, and
+the settings above are read from it too (the environment wins).`,
   options: {
     port: { type: 'string' },
     'mock-port': { type: 'string' },
@@ -133,7 +135,10 @@ export function authLine(o: {
 }
 
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
-  const env = process.env;
+  // The developer's .dev.vars sets what the environment does not: npm start's defaults (the mock, an open /v1, the
+  // terminal's log level) never override a value set there.
+  const devVars = readDevVars(REPO_ROOT);
+  const env = settingsOf(process.env, devVars);
   const port =
     intOption(values.port ?? env.PORT, values.port !== undefined ? 'port' : 'port (PORT)', 0, 65_535) ?? 8787;
   const mockPort =
@@ -171,6 +176,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     runtime,
     ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
     ...(env.LLM_BASE_URL ? { llmBaseUrl: env.LLM_BASE_URL } : {}),
+    ...(env.LLM_API_KEY ? { llmApiKey: env.LLM_API_KEY } : {}),
     ...(env.LLM_MODEL ? { llmModel: env.LLM_MODEL } : {}),
     secrets: {
       ...providerSecretsOf(env),
@@ -202,12 +208,20 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   // The test and CI hook (./prepared-worker.ts): said, so a bundle made before a change is never a surprise.
   const prepared = env[PREPARED_WORKER_ENV];
   const watchers = values['no-watch'] || runtime === 'wrangler' ? [] : watchSources(stack);
-  const adminFrom = adminToken ? 'the environment' : stack.fromDevVars.includes('ADMIN_TOKEN') ? '.dev.vars' : null;
+  const adminFrom = !adminToken
+    ? null
+    : sourceOf('ADMIN_TOKEN', process.env, devVars) === 'env'
+      ? 'the environment'
+      : '.dev.vars';
   const managed = adminFrom
     ? `ADMIN_TOKEN from ${adminFrom}: managed API keys are on; create tenants and keys with \`TRIBUNAL_ADMIN_TOKEN=… npm run admin\`.`
     : null;
   const auth = authLine({
-    apiKeys: apiKeys ? apiKeys.split(',').length : stack.fromDevVars.includes('API_KEYS') ? '.dev.vars' : 0,
+    apiKeys: !apiKeys
+      ? 0
+      : sourceOf('API_KEYS', process.env, devVars) === 'env'
+        ? apiKeys.split(',').length
+        : '.dev.vars',
     managed: managed !== null,
     allowAnonymous: env.ALLOW_ANONYMOUS,
   });

@@ -212,7 +212,7 @@ export function miniflareOptionsOf(config: RuntimeConfig): {
   // A key `.dev.vars` leaves empty is unset to the Worker (src/config/vars.ts), so it is not named as set there:
   // npm start's banner would otherwise say `API_KEYS=` makes /v1 require a key while it is open.
   const setFromDevVars = fromDevVars.filter((key) => {
-    const value = bindings[key];
+    const value = workerOptions.bindings?.[key];
     return typeof value !== 'string' || value.trim() !== '';
   });
   return { options, crons: config.worker.crons, fromEnv, fromDevVars: config.devVars ? setFromDevVars : [] };
