@@ -21,14 +21,10 @@ export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): 
     : env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV === 'false'
       ? []
       : [join(dir, '.env'), join(dir, '.env.local')].filter((f) => existsSync(f));
-  const out: Record<string, string> = {};
-  for (const file of files) {
-    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
-      if (value.trim() === '') delete out[key];
-      else out[key] = value;
-    }
-  }
-  return out;
+  const read = new Map<string, string>();
+  for (const file of files)
+    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) read.set(key, value);
+  return Object.fromEntries([...read].filter(([, value]) => value.trim() !== ''));
 }
 
 /**
