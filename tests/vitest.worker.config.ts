@@ -35,7 +35,7 @@ export default defineConfig({
     resolveCache(),
     // The runtimes get node_modules' code without source maps: ~6 MB less per runtime (./worker/dep-source-maps.ts).
     noDependencySourceMaps(),
-    // zod's 64 locale modules reach the runtimes as English alone, the one zod uses (./worker/zod-locales.ts).
+    // zod's 63 locale modules reach the runtimes as English alone, the one zod uses (./worker/zod-locales.ts).
     zodLocalesEnglishOnly(),
     cloudflareTest({
       wrangler: { configPath },

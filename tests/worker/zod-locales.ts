@@ -1,8 +1,8 @@
 /**
- * A Vite plugin for the worker project: zod's locales module (`z.locales`, 64 languages' error messages) reaches
+ * A Vite plugin for the worker project: zod's locales module (`z.locales`, 63 languages' error messages) reaches
  * the runtimes as English alone. zod imports that index for the namespace only; its English default comes from
  * `locales/en.js`, which zod's schemas import themselves, so every message stays as deployed. Nothing of ours
- * names `z.locales`; the other 63 modules were ~10% of the modules each runtime loads at its start, one pool
+ * names `z.locales`; the other 62 modules (333 KB) were ~10% of the modules each runtime loads at its start, one pool
  * round trip each (BENCHMARKS.md, session 21, wkr21).
  */
 import type { Plugin } from 'vite';
