@@ -7,6 +7,7 @@ import { TEST_MS, WAIT_MS } from './support/patience.js';
 import { startWebhookReceiver } from './support/webhook-receiver.js';
 import { noDependencySourceMaps } from './worker/dep-source-maps.js';
 import { startTestMockServer } from './worker/mock-llm-server.js';
+import { zodLocalesEnglishOnly } from './worker/zod-locales.js';
 import { keepPoolSocketsUncompressed } from './worker/pool-socket-deflate.js';
 import { resolveCache } from './worker/resolve-cache.js';
 
@@ -34,6 +35,8 @@ export default defineConfig({
     resolveCache(),
     // The runtimes get node_modules' code without source maps: ~6 MB less per runtime (./worker/dep-source-maps.ts).
     noDependencySourceMaps(),
+    // zod's 63 locale modules reach the runtimes as English alone, the one zod uses (./worker/zod-locales.ts).
+    zodLocalesEnglishOnly(),
     cloudflareTest({
       wrangler: { configPath },
       // The production Worker plus test-only classes; EVALUATION runs the test subclass (its hooks replace casts into privates).

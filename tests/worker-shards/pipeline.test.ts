@@ -13,6 +13,7 @@ import { drainAlarms, pollUntil } from '../worker/helpers.js';
 import { as, keyed, twoTenantsApart } from '../worker/tenants-helpers.js';
 import { configureSink, received, sinkUrl } from '../worker/webhooks-helpers.js';
 import { SHARDS, useD1Shards } from './shards-on.js';
+import { bodyText } from '../support/body-text.js';
 
 afterEach(drainAlarms);
 
@@ -56,7 +57,7 @@ describe('the pipeline across D1 shards', () => {
         async () => (await (await keyed(`/v1/batches/${run.batch}`, as(run.key))).json<{ status: string }>()).status,
         (s) => s === 'completed',
       );
-      const results = (await (await keyed(`/v1/batches/${run.batch}/results`, as(run.key))).text())
+      const results = (await bodyText(await keyed(`/v1/batches/${run.batch}/results`, as(run.key))))
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as { status: string; verdict: { winner: string } | null });

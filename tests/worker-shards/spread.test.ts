@@ -13,6 +13,7 @@ import { items, singleCallJudge } from '../worker/batches-support.js';
 import { drainAlarms, pollUntil } from '../worker/helpers.js';
 import { as, asAdmin, errorOf, keyed, submitOk, tenantWithKey } from '../worker/tenants-helpers.js';
 import { SHARDS, useD1Shards } from './shards-on.js';
+import { bodyText } from '../support/body-text.js';
 
 afterEach(drainAlarms);
 
@@ -101,7 +102,7 @@ describe('a tenant spread over several D1 shards', () => {
     const items3 = await countsOf('evaluations', batch, 'batch_id = ?');
     expect(items3.filter((n) => n > 0)).toEqual([3]);
     expect(items3.indexOf(3)).toBe((await countsOf('batches', batch, 'id = ?')).indexOf(1));
-    const results = (await (await keyed(`/v1/batches/${batch}/results`, as(t.key))).text()).trim().split('\n');
+    const results = (await bodyText(await keyed(`/v1/batches/${batch}/results`, as(t.key)))).trim().split('\n');
     expect(results).toHaveLength(3);
 
     // Listing: 15 evaluations in pages of 4 merged from every shard: each once, none missing, in order.

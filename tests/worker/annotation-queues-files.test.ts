@@ -9,6 +9,7 @@ import type { RubricVersion } from '../../src/rubrics/schemas.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, PAIRWISE } from './helpers.js';
+import { bodyText } from '../support/body-text.js';
 
 afterEach(drainAlarms);
 
@@ -52,7 +53,7 @@ describe('export and import', () => {
 
     const lines = await api(`${Q}/${q.id}/export`);
     expect(lines.headers.get('Content-Type')).toContain('application/x-ndjson');
-    const items = (await lines.text())
+    const items = (await bodyText(lines))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as ExportLine);

@@ -16,6 +16,7 @@ import { migrate } from './d1-migrate.js';
 import { drainAlarms, pollUntil } from './helpers.js';
 import { items, singleCallJudge } from './batches-support.js';
 import { as, asAdmin, keyed, submitOk, twoTenantsApart } from './tenants-helpers.js';
+import { bodyText } from '../support/body-text.js';
 
 afterEach(drainAlarms);
 
@@ -101,9 +102,9 @@ describe('the carry-over of a one-database state into the shards', () => {
           '/v1/usage',
         ].map(async (path) => {
           const r = await keyed(path, as(t.key), overrides);
-          expect(r.status, `${path}: ${await r.clone().text()}`).toBe(200);
+          expect(r.status, `${path}: ${await bodyText(r.clone())}`).toBe(200);
           // Usage reports run up to now: the rest must be the same.
-          return (await r.text()).replace(/"to":"[^"]*"/, '"to":"now"');
+          return (await bodyText(r)).replace(/"to":"[^"]*"/, '"to":"now"');
         }),
       );
     };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
 import { WAIT_MS } from '../support/patience.js';
+import { bodyText } from '../support/body-text.js';
 
 const client = sdk();
 
@@ -35,7 +36,7 @@ describe('files for eval data through the openai SDK', () => {
     expect(await client.files.retrieve(file.id)).toEqual(file);
     const listed = await client.files.list({ purpose: 'evals' });
     expect(listed.data.map((f) => f.id)).toContain(file.id);
-    expect(await (await client.files.content(file.id)).text()).toBe(JSONL);
+    expect(await bodyText(await client.files.content(file.id))).toBe(JSONL);
     expect(await (await testEnv.FILES.get(`default/${file.id}`))?.text()).toBe(JSONL);
     expect(await client.files.delete(file.id)).toEqual({ id: file.id, object: 'file', deleted: true });
     expect((await failure(client.files.retrieve(file.id))).status).toBe(404);

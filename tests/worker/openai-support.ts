@@ -11,6 +11,7 @@ import { JudgeVerdictSchema } from '../../src/openai/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { MockModelOptions } from '../../src/mock-llm/model-name.js';
 import { testEnv } from './helpers.js';
+import { bodyText } from '../support/body-text.js';
 
 /** Base URL the SDK is given (the host is never resolved: requests go to the Worker in-process). */
 export const BASE_URL = 'http://tribunal.test/v1';
@@ -25,10 +26,23 @@ export interface SdkOptions {
   maxRetries?: number;
 }
 
+/**
+ * The `Response` the SDK finds on its `fetch`: it reads a multipart body with `.text()` once per fetch function,
+ * to see that `FormData` is supported, and workerd warns on `.text()` of a body it does not know as text.
+ */
+class BytesTextResponse extends Response {
+  override text(): Promise<string> {
+    return bodyText(this);
+  }
+}
+
 /** An OpenAI SDK client pointed at the Worker. */
 export function sdk(o: SdkOptions = {}): OpenAI {
   const overrides = o.overrides;
-  const fetchFn = overrides ? appFetch(overrides) : workerFetch;
+  const target = overrides ? appFetch(overrides) : workerFetch;
+  const fetchFn = Object.assign((input: RequestInfo | URL, init?: RequestInit) => target(input, init), {
+    Response: BytesTextResponse,
+  });
   return new OpenAI({
     apiKey: o.apiKey ?? 'sk-test-unused',
     baseURL: BASE_URL,

@@ -18,7 +18,7 @@ async function verdict(method: string, path: string, response: Response): Promis
   const contract = await servedContract();
   try {
     const checked = await contract.check({ method, url: `${ORIGIN}${path}`, response });
-    await checked.text(); // a stream is checked as it is read
+    await checked.arrayBuffer(); // a stream is checked as it is read
     return 'ok';
   } catch (e) {
     if (e instanceof ContractViolation) return e.message;

@@ -43,6 +43,7 @@ import { BATCH_DEFAULTS } from './mock-llm-server.js';
 import { TestWaveCoordinatorDO } from './test-wave-coordinator.js';
 import type { UsageRow } from './tiers-support.js';
 import { failedOf, usageRows } from './tiers-support.js';
+import { bodyText } from '../support/body-text.js';
 
 const MOCK_ORIGIN = testEnv.TEST_MOCK_URL.replace(/\/v1$/, '');
 holdMockBatchApi();
@@ -326,11 +327,11 @@ describe('the batch tier', () => {
       await logic.step();
       return state.storage.sql.exec<{ file_id: string | null }>('SELECT file_id FROM parts').one().file_id;
     });
-    const content = await (
+    const content = await bodyText(
       await fetch(`${testEnv.TEST_MOCK_URL}/files/${fileId ?? ''}/content`, {
         headers: { authorization: `Bearer ${testEnv.LLM_API_KEY ?? ''}` },
-      })
-    ).text();
+      }),
+    );
     expect(content).toContain('kept');
     expect(content).not.toContain('withdrawn');
   });
