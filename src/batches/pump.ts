@@ -170,19 +170,35 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
 }
 
 /**
+ * Waits one timer turn (`setTimeout` 0). Why: an item that made no LLM call (a verdict cache hit) starts the next
+ * through calls that never leave the process, and on the local runtime (workerd: the Worker, D1 and every object
+ * on one event loop) a window of such items chains hit after hit without the loop reading a socket: another
+ * batch's LLM replies, and every API request, waited until the whole batch of hits had ended (20-30 s for 1,000
+ * hits under `npm start`, BENCHMARKS.md). A timer fires only once the loop has polled its sockets, so each hit
+ * lets what arrived meanwhile run first. Deployed, each object is its own isolate and the wait is a no-op turn.
+ */
+export function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * The Durable Object's call once an item's final write has landed, with what that write claimed in its own
  * transaction (`claimWindowStatements`, the first claimed item admitted there too): starts the claimed items
  * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget-claims.ts). Never
  * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
  * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
+ * @param yieldFirst the ending item made no LLM call (a verdict cache hit): the start waits one timer turn
+ *   first ({@link yieldToIo}). Default false.
  */
 export async function handOverClaim(
   env: Bindings,
   evaluationId: string,
   claim: WindowClaim,
   admitted: string | null,
+  yieldFirst = false,
 ): Promise<void> {
   try {
+    if (yieldFirst && claim.ids.length + (claim.budgeted === null ? 0 : 1) > 0) await yieldToIo();
     await handOver(env, claim, 'start', admitted);
   } catch (err) {
     log('warn', 'batch.pump_failed', { evaluationId, error: messageOf(err) });
@@ -211,7 +227,9 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
       statements: claim.statements,
       then: (results) => {
         const { claim: window, admitted } = claim.read(results);
-        return (env) => handOverClaim(env, ending.id, window, admitted);
+        // A cache hit made no call: its next start lets the runtime read its sockets first (yieldToIo).
+        const madeNoCall = ending.written?.calls.length === 0;
+        return (env) => handOverClaim(env, ending.id, window, admitted, madeNoCall);
       },
     };
   },
