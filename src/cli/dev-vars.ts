@@ -23,7 +23,7 @@ export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): 
       : [join(dir, '.env'), join(dir, '.env.local')].filter((f) => existsSync(f));
   const read = new Map<string, string>();
   for (const file of files)
-    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) read.set(key, value);
+    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) read.set(key, value ?? '');
   return Object.fromEntries([...read].filter(([, value]) => value.trim() !== ''));
 }
 
