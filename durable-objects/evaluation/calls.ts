@@ -144,6 +144,9 @@ export class Caller {
         // Ended meanwhile (a cancel, another call's failure): no further attempt once one failed, and none at all
         // when its slot is granted after the end (stored as `not_sent`: nothing sent, nothing billed; 0 attempts unless an earlier invocation sent one).
         stop: () => isTerminal(evaluation.meta.status),
+        // Aborted by the end: a call still waiting for its provider slot stops waiting (its ask withdrawn), so the
+        // final write and its events follow the cancel at once, not the grants of calls that will not be sent.
+        signal: this.instance.endSignal(evaluation),
       });
     } finally {
       this.instance.inFlight.delete(request.id);
