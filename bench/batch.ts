@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { choiceOption, intOption, runCli } from '../src/cli/args.js';
 import type { CliValues } from '../src/cli/args.js';
 import { startBenchStack } from './bench-stack.js';
+import { oneOrderOf } from './batch-args.js';
 import { LOG_LEVELS } from '../src/log/log.js';
 import { doneItems, excessByStage, itemTimeline } from './batch-timeline.js';
 import { startMockProcess } from './mock-process.js';
@@ -38,7 +39,8 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
   --c C            BATCH_CONCURRENCY for the run: items in flight, the C of N × L / C (default 16)
   --preset P       preset (default fastchat-pair, calibration off: one call per item)
   --both-orders    fastchat-pair as a batch without config runs it (calibration on: both orders, two calls
-                   per item at once, e.g. a burst sent to npm start); the ideal N × L / C is the same
+                   per item at once, e.g. a burst sent to npm start); the ideal N × L / C is the same.
+                   With another preset it is refused (exit 2)
   --ndjson         send the batch as NDJSON instead of JSON
   --runs R         batches measured one after the other (default 1)
   --log-level V    the Worker's LOG_LEVEL (debug, info, warn, error; default info, as deployed); the table of
@@ -58,7 +60,7 @@ Time to 202 and to the last verdict of one batch against the mock LLM (BENCHMARK
 
 /** Whether `preset` runs with calibration off (one call per item): fastchat-pair unless `--both-orders`. */
 function oneOrder(preset: string, bothOrders: boolean): boolean {
-  return preset === 'fastchat-pair' && !bothOrders;
+  return oneOrderOf(preset, bothOrders);
 }
 
 function body(
@@ -129,6 +131,8 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const c = intOption(values.c, 'c', 1) ?? 16;
   const runs = intOption(values.runs, 'runs', 1, 20) ?? 1;
   const logLevel = choiceOption(values['log-level'], 'log-level', LOG_LEVELS) ?? 'info';
+  // Refused before anything starts: `--both-orders` with another preset would be silently ignored.
+  oneOrder(values.preset, values['both-orders']);
   const mock = await startMockProcess(latency);
   // The log beside the run's own state: a shared file in the temp directory took the lines of another
   // engineer's run at the same time into this run's timeline.

@@ -8,7 +8,7 @@
 import { budgetAdmission, budgetOf, loadCallMeter } from '../../src/budgets/call-check.js';
 import type { LlmAttempt, LlmCallRequest, LlmCallResult, LlmError } from '../../src/engine/call.js';
 import type { Admission } from '../../src/engine/pool.js';
-import { applyResult, outcome } from '../../src/engine/protocol.js';
+import { applyResult, outcome, readyCalls } from '../../src/engine/protocol.js';
 import type { TieredCallResult, TieredLlmFunction } from '../../src/llm/client.js';
 import { NOT_SENT, createTieredLlm } from '../../src/llm/client.js';
 import { FLEX_UNAVAILABLE } from '../../src/llm/flex.js';
@@ -144,6 +144,9 @@ export class Caller {
         // Ended meanwhile (a cancel, another call's failure): no further attempt once one failed, and none at all
         // when its slot is granted after the end (stored as `not_sent`: nothing sent, nothing billed; 0 attempts unless an earlier invocation sent one).
         stop: () => isTerminal(evaluation.meta.status),
+        // Aborted by the end: a call still waiting for its provider slot stops waiting (its ask withdrawn), so the
+        // final write and its events follow the cancel at once, not the grants of calls that will not be sent.
+        signal: this.instance.endSignal(evaluation),
       });
     } finally {
       this.instance.inFlight.delete(request.id);
@@ -174,6 +177,29 @@ export class Caller {
       return;
     }
     this.record(evaluation, request, withAttempts(out.result, attempts), startedAt);
+  }
+
+  /**
+   * Stores each call an ended evaluation left parked (a flex call waiting for its `not_before`, a call cut short
+   * before the end) as not sent (`not_sent`, with the attempts it made: nothing billed, since those answered
+   * nothing): no invocation will continue it, and an ended evaluation keeps no `pending` row. Calls in flight and
+   * batch-tier calls in a wave are left to their own outcome. Synchronous (no step can run meanwhile).
+   */
+  settleParked(evaluation: CachedEvaluation): void {
+    const engine = evaluation.engine;
+    const pending = this.instance.store.pending;
+    if (!engine || !isTerminal(evaluation.meta.status) || !pending.hasRows()) return;
+    // Sets `supportsN`, which decides the ready calls' ids (as when they were launched).
+    this.llmFn(evaluation);
+    for (const request of readyCalls(engine.method, engine.state, { supportsN: this.supportsN })) {
+      if (this.instance.inFlight.has(request.id)) continue;
+      const row = pending.get(request.id);
+      if (!row || row.launched_at !== null || row.wave !== null) continue;
+      const attempts = PendingCalls.attemptsOf(row);
+      const message = 'not sent: its evaluation ended while the call waited to go again';
+      const error: LlmError = { code: NOT_SENT, message, ...(attempts.length > 0 ? { attempts } : {}) };
+      this.record(evaluation, request, { id: request.id, ok: false, attempts: attempts.length, error }, row.first_at);
+    }
   }
 
   /**

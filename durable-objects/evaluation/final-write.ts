@@ -74,6 +74,12 @@ export class FinalWriter {
     return this.progressInFlight;
   }
 
+  /**
+   * Run just before the final write builds its rows (synchronously): stores what the ended evaluation left
+   * parked (the step's caller sets it), so the write sees every call and no `pending` row outlives the end.
+   */
+  beforeWrite: (evaluation: CachedEvaluation) => void = () => undefined;
+
   constructor(private readonly instance: EvaluationInstance) {}
 
   /**
@@ -92,6 +98,7 @@ export class FinalWriter {
   private async writeOnce(evaluation: CachedEvaluation): Promise<void> {
     const status = evaluation.meta.status;
     if (evaluation.meta.finalized === 1 || !isTerminal(status)) return;
+    this.beforeWrite(evaluation);
     const verdict = verdictOf(evaluation);
     const error = parseStoredError(evaluation.meta.error);
     try {

@@ -119,6 +119,8 @@ export class EvaluationInstance {
    * (`awaitEnd`); null until then, and when nobody waited. In memory only: a later caller reads D1.
    */
   endedRecord: EvaluationWithResultsText | null = null;
+  /** Aborted when an evaluation ends here (by {@link setTerminal} or {@link followD1}), one per evaluation. */
+  private readonly enders = new WeakMap<CachedEvaluation, AbortController>();
 
   constructor(
     readonly ctx: DurableObjectState,
@@ -227,6 +229,7 @@ export class EvaluationInstance {
     evaluation.meta.verdict = verdict ? JSON.stringify(verdict) : null;
     evaluation.meta.updated_at = Date.now();
     this.store.saveStatus(evaluation.meta);
+    this.enders.get(evaluation)?.abort();
     // Succeeded: a debug line (`evaluation.finalized` is the evaluation's info line). Cancelled: info, since a
     // cancel is what a user asked for (a batch's cancel would otherwise warn once per item in flight). Failed warns.
     const level = status === 'succeeded' ? 'debug' : status === 'cancelled' ? 'info' : 'warn';
@@ -237,6 +240,20 @@ export class EvaluationInstance {
         errorCode: error?.code,
         error: error?.message,
       });
+  }
+
+  /**
+   * A signal aborted when `evaluation` ends here (aborted already if it has): its calls' waits for a provider
+   * gate slot end with it (src/llm/client.ts `CallOptions.signal`), so a cancel waits for no grant.
+   */
+  endSignal(evaluation: CachedEvaluation): AbortSignal {
+    let ender = this.enders.get(evaluation);
+    if (!ender) {
+      ender = new AbortController();
+      if (isTerminal(evaluation.meta.status)) ender.abort();
+      this.enders.set(evaluation, ender);
+    }
+    return ender.signal;
   }
 
   /** The status as events report it. */

@@ -14,7 +14,8 @@
  * - A flex call refused for capacity under `flexFallback: "wait"` waits here until `not_before`, for up to
  *   `FLEX_WAIT_MAX_SECONDS` after `first_at`.
  * - A call of an ended evaluation (cancelled, failed) is never parked: cut short or refused, it is stored with its
- *   attempts and its row goes, since no later invocation would continue it.
+ *   attempts and its row goes, since no later invocation would continue it; one parked before the end is stored
+ *   as not sent when the end is written (`Caller.settleParked`).
  */
 import type { LlmAttempt } from '../../src/engine/call.js';
 import type { Tier } from '../../src/llm/tiers.js';
@@ -83,6 +84,11 @@ export class PendingCalls {
   private anyWaits(): boolean {
     this.mayWait ??= this.sql.exec('SELECT 1 FROM pending WHERE not_before IS NOT NULL LIMIT 1').toArray().length > 0;
     return this.mayWait;
+  }
+
+  /** Whether any call has a row (read once per instance). */
+  hasRows(): boolean {
+    return this.known().size > 0;
   }
 
   /** The row of `callId`, or null. */

@@ -32,6 +32,10 @@ export class Stepper {
     private readonly final: FinalWriter,
   ) {
     this.caller = new Caller(instance, final);
+    // An ended evaluation's parked calls are stored as not sent before its final write.
+    final.beforeWrite = (evaluation) => {
+      this.caller.settleParked(evaluation);
+    };
     // The batch tier stores its results and checks the budget through the same caller.
     this.waves = new ItemWaves(instance, this.caller);
   }

@@ -18,7 +18,7 @@ import { ConcurrencyGate } from '../../src/provider-gate/window.js';
 import type { GateLimits, GateRelease, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
 import { log } from '../../src/log/log.js';
 
-/** The gate of one provider and model. RPC: {@link acquire}, {@link release}, {@link exchange}, {@link stats}. */
+/** The gate of one provider and model. RPC: {@link acquire}, {@link withdraw}, {@link release}, {@link exchange}, {@link stats}. */
 export class ProviderGateDO extends DurableObject<Bindings> implements ProviderGateRpc {
   private gate: ConcurrencyGate | null = null;
   /** The window as last written to SQLite: an unchanged window is not written again. */
@@ -58,12 +58,17 @@ export class ProviderGateDO extends DurableObject<Bindings> implements ProviderG
     this.savedState = state;
   }
 
-  /** Resolves when attempt `id` of `tenant` may go out (at once while the window has room). */
-  async acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant> {
+  /** Resolves when attempt `id` of `tenant` may go out (at once while the window has room); null if withdrawn first. */
+  async acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant | null> {
     const gate = this.gateFor(limits);
     const pending = gate.acquire(id, tenant);
     await this.armReaper(gate);
     return pending;
+  }
+
+  /** Withdraws the waiting asks of `ids` (their evaluation ended): their `acquire` answers null. @returns how many waited. */
+  withdraw(ids: readonly string[]): Promise<number> {
+    return Promise.resolve(this.gate ? this.gate.withdraw(ids) : 0);
   }
 
   /** Gives the slot of `id` back with the attempt's outcome. */

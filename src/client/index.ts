@@ -74,7 +74,11 @@ export interface TribunalClientOptions {
 
 /** Options of the helpers that wait. */
 export interface WaitOptions {
-  /** Give up after this many ms (a {@link TribunalError} `verdict_timeout`; the evaluation keeps running). Default 10 minutes. */
+  /**
+   * Give up after this many milliseconds, not seconds (`npm run gate -- --timeout` takes seconds): a
+   * {@link TribunalError} `verdict_timeout` whose message gives the bound in seconds and as `timeoutMs`; the evaluation
+   * keeps running. Default 600,000 (10 minutes).
+   */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -83,6 +87,11 @@ export interface WaitOptions {
 export type JudgedEvaluation = Evaluation & { status: 'succeeded'; verdict: VerdictSummary };
 
 const TERMINAL: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** A wait's bound as a timeout names it: in seconds, with the option's own value in ms (`600 s (timeoutMs 600000)`). */
+function waitedFor(timeoutMs: number): string {
+  return `${String(timeoutMs / 1000)} s (timeoutMs ${String(timeoutMs)})`;
+}
 const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** Creates a client for one deployment. */
@@ -254,7 +263,7 @@ export function createTribunalClient(options: TribunalClientOptions) {
     }
     if (opts.signal?.aborted) throw new TribunalError('aborted', 0, 'aborted');
     throw new TribunalError(
-      `evaluation ${id} did not end within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; it keeps running`,
+      `evaluation ${id} did not end within ${waitedFor(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)}; it keeps running`,
       0,
       'verdict_timeout',
       { evaluationId: id },

@@ -157,7 +157,13 @@ export type LlmAttempt = z.infer<typeof LlmAttemptSchema>;
 /** A terminal LLM failure after the LLM layer's retries. */
 export const LlmErrorSchema = z
   .object({
-    /** Stable code: `rate_limited`, `timeout`, `provider_error`, `auth`, `bad_request`, `not_found`, `network`, `empty_reply`. */
+    /**
+     * Stable code. From the provider's answers: `rate_limited`, `timeout`, `provider_error`, `auth`, `bad_request`,
+     * `not_found`, `network`, `empty_reply`; at the flex tier `flex_unavailable`, `flex_unsupported`,
+     * `tier_unsupported`. Without a request: `budget_exceeded` (the evaluation's budget refused the call) and
+     * `not_sent` (its evaluation ended first: stopped at the provider gate, or parked); `deadline` for a call an
+     * ended evaluation's invocation cut short.
+     */
     code: z.string(),
     /** Human-readable reason, quoting the provider's message where there is one (secrets removed). */
     message: z.string(),

@@ -125,6 +125,12 @@ export interface CallOptions {
    * attempt always goes (the caller decided to make the call just before). Default: never.
    */
   stop?: () => boolean;
+  /**
+   * Aborted when the call is to stop (with {@link stop} then true): a first attempt still waiting for its provider
+   * gate slot stops waiting at once, its ask withdrawn, and is not sent ({@link TieredCallResult.unsent}), so the
+   * caller need not wait for a grant it would not use. Default none (the wait ends only with a grant).
+   */
+  signal?: AbortSignal;
 }
 
 /** Shortest attempt started before a {@link CallOptions.deadlineMs}, ms: 1 s. */
@@ -304,10 +310,14 @@ export function createTieredLlm(settingsInput: LlmSettings | LlmSettingsInput, d
         ...(route.n !== undefined ? { n: route.n } : {}),
         ...(route.promptCacheKey !== undefined ? { promptCacheKey: route.promptCacheKey } : {}),
       };
-      const lease = await deps.gate?.acquire({ provider: providerId, model, callId: request.id, attempt });
-      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused; a first attempt
-      // granted after the stop is not sent at all (a call already on the wire at the stop is kept, retries aside).
-      if (lease && options.stop?.() === true) {
+      const lease = await deps.gate?.acquire(
+        { provider: providerId, model, callId: request.id, attempt },
+        options.signal,
+      );
+      // The wait for a slot may be long: a call stopped meanwhile gives its slot back unused (none when the signal
+      // withdrew its ask); a first attempt granted after the stop is not sent at all (a call already on the wire at
+      // the stop is kept, retries aside).
+      if (lease && (options.signal?.aborted === true || options.stop?.() === true)) {
         lease.release('failed');
         return failures.length > 0 ? stopped() : unsent();
       }

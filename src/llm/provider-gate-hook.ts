@@ -17,9 +17,20 @@ export interface GateLease {
 
 /** What the LLM client asks for: a slot for one attempt of a call to a provider and model. */
 export interface ProviderGate {
-  /** Resolves once the attempt may go out. Never rejects: a gate that cannot answer lets the attempt through. */
-  acquire(attempt: { provider: string; model: string; callId: string; attempt: number }): Promise<GateLease>;
+  /**
+   * Resolves once the attempt may go out. Never rejects: a gate that cannot answer lets the attempt through.
+   * @param signal aborted when the attempt will not be sent (its evaluation ended): a wait for the slot ends at
+   *   once, the ask withdrawn from the gate's queue, and resolves {@link NO_SLOT}; the caller must then not send.
+   *   A slot granted before the abort is a real lease (release it).
+   */
+  acquire(
+    attempt: { provider: string; model: string; callId: string; attempt: number },
+    signal?: AbortSignal,
+  ): Promise<GateLease>;
 }
+
+/** The lease of an ask withdrawn before its grant ({@link ProviderGate.acquire}'s `signal`): no slot, nothing to give back. */
+export const NO_SLOT: GateLease = { release: () => undefined };
 
 /** The gate outcome of an attempt: a reply, a 429, or anything else. */
 export function gateOutcome(reply: boolean, status: number | undefined): GateOutcome {

@@ -11,7 +11,7 @@
  * so a tenant with many attempts waiting does not push another tenant's few to the back.
  */
 import type { GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
-import { gateName } from '../llm/provider-gate-hook.js';
+import { NO_SLOT, gateName } from '../llm/provider-gate-hook.js';
 import type { AimdOptions, AimdState } from './aimd.js';
 import { Aimd } from './aimd.js';
 
@@ -38,7 +38,8 @@ interface Lease {
 interface Waiter {
   id: string;
   since: number;
-  grant: (g: Grant) => void;
+  /** Its grant, or null when it was withdrawn ({@link ConcurrencyGate.withdraw}). */
+  grant: (g: Grant | null) => void;
 }
 
 /** Counters for tests and benchmarks. */
@@ -75,9 +76,10 @@ export class ConcurrencyGate {
 
   /**
    * A slot for attempt `id` of `tenant`: at once while the window has room and nobody waits, else when
-   * its turn comes. Idempotent: an id that holds a slot gets it again.
+   * its turn comes; null when the ask is withdrawn while it waits ({@link withdraw}). Idempotent: an id that holds
+   * a slot gets it again.
    */
-  acquire(id: string, tenant: string): Promise<Grant> {
+  acquire(id: string, tenant: string): Promise<Grant | null> {
     const now = this.tryAcquire(id, tenant);
     if (now) return Promise.resolve(now);
     const since = this.now();
@@ -117,6 +119,26 @@ export class ConcurrencyGate {
     if (cut) this.cuts += 1;
     this.pump();
     return cut;
+  }
+
+  /**
+   * Withdraws the waiting asks of `ids` (their holders will not send: a cancelled evaluation's calls): each
+   * `acquire` of them resolves null at once, and no slot is taken or freed, so the window stays exact. An id
+   * that holds a slot is not touched (its holder releases it); an unknown id is ignored.
+   * @returns how many asks were withdrawn.
+   */
+  withdraw(ids: readonly string[]): number {
+    const wanted = new Set(ids);
+    const out: Waiter[] = [];
+    for (const [tenant, queue] of [...this.waiting]) {
+      const kept = queue.filter((w) => !wanted.has(w.id) || (out.push(w), false));
+      if (kept.length === queue.length) continue;
+      // The tenant keeps its place in the turn order while asks of its own remain.
+      if (kept.length > 0) this.waiting.set(tenant, kept);
+      else this.waiting.delete(tenant);
+    }
+    for (const w of out) w.grant(null);
+    return out.length;
   }
 
   /** Drops leases older than the lease lifetime (holders that died) and lets waiters in. @returns how many were dropped. */
@@ -194,17 +216,22 @@ export function localGate(
   let seq = 0;
   return {
     gates,
-    async acquire({ provider, model }) {
+    async acquire({ provider, model }, signal) {
       const key = gateName(provider, model);
       let gate = gates.get(key);
       if (!gate) {
         gate = new ConcurrencyGate(options);
         gates.set(key, gate);
       }
+      if (signal?.aborted === true) return NO_SLOT;
       seq += 1;
       const id = String(seq);
-      await gate.acquire(id, tenant);
       const g = gate;
+      const withdraw = () => void g.withdraw([id]);
+      signal?.addEventListener('abort', withdraw, { once: true });
+      const grant = await g.acquire(id, tenant);
+      signal?.removeEventListener('abort', withdraw);
+      if (!grant) return NO_SLOT;
       return { release: (outcome) => void g.release(id, outcome) };
     },
   };

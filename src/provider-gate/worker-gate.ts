@@ -27,7 +27,7 @@ import { configOf } from '../config/vars.js';
 import { log, messageOf } from '../log/log.js';
 import type { GateLease, GateOutcome, ProviderGate } from '../llm/provider-gate-hook.js';
 import type { GateStats, Grant } from './window.js';
-import { gateName } from '../llm/provider-gate-hook.js';
+import { NO_SLOT, gateName } from '../llm/provider-gate-hook.js';
 
 /** The window's bounds as the deployment sets them. */
 export interface GateLimits {
@@ -43,8 +43,13 @@ export interface GateRelease {
 
 /** The gate object's RPC methods. */
 export interface ProviderGateRpc {
-  /** A slot for attempt `id` of `tenant` (resolves when granted). */
-  acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant>;
+  /** A slot for attempt `id` of `tenant`: resolves when granted, or null when withdrawn meanwhile ({@link withdraw}). */
+  acquire(id: string, tenant: string, limits: GateLimits): Promise<Grant | null>;
+  /**
+   * Withdraws the waiting asks of `ids` (their holders will not send): their `acquire` resolves null, no slot is
+   * taken or freed. Resolves how many were waiting.
+   */
+  withdraw(ids: readonly string[]): Promise<number>;
   /** Gives the slot of `id` back with the attempt's outcome. */
   release(id: string, outcome: GateOutcome): Promise<void>;
   /**
@@ -138,22 +143,48 @@ interface Ask {
   id: string;
   callId: string;
   resolve: (lease: GateLease) => void;
+  /**
+   * Where it is: `queued` until this turn's exchange, `exchange` while that RPC is out, `waiting` in `acquire`,
+   * `granted` once its holder has the lease, `withdrawn` once its signal aborted before that.
+   */
+  state: 'queued' | 'exchange' | 'waiting' | 'granted' | 'withdrawn';
+  /** Stops listening to the signal (once granted: a long evaluation's signal keeps no listener per call). */
+  off: () => void;
+}
+
+/** Whether the ask's signal withdrew it (read through a call: the state changes across awaits). */
+function withdrawn(a: Ask): boolean {
+  return a.state === 'withdrawn';
 }
 
 /**
  * One evaluation's traffic with one gate object: the asks and releases of a turn go in one `exchange` at its
- * end; an ask the gate cannot grant at once waits its turn through `acquire`.
+ * end; an ask the gate cannot grant at once waits its turn through `acquire`. An ask whose signal aborts (its
+ * evaluation ended) is answered {@link NO_SLOT} at once and withdrawn from the gate's queue, so a cancel waits
+ * for no grant; a grant that still reaches it (it crossed the withdrawal) is given back at once, unused.
  */
 class GateChannel {
   private asks: Ask[] = [];
   private held: GateRelease[] = [];
+  private withdrawals: string[] = [];
   private soon: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly of: ChannelOf) {}
 
-  acquire(id: string, callId: string): Promise<GateLease> {
+  acquire(id: string, callId: string, signal?: AbortSignal): Promise<GateLease> {
+    if (signal?.aborted === true) return Promise.resolve(NO_SLOT);
     return new Promise((resolve) => {
-      this.asks.push({ id, callId, resolve });
+      const ask: Ask = { id, callId, resolve, state: 'queued', off: () => undefined };
+      if (signal) {
+        const onAbort = () => {
+          this.withdraw(ask);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        ask.off = () => {
+          signal.removeEventListener('abort', onAbort);
+        };
+      }
+      this.asks.push(ask);
       this.flushSoon();
     });
   }
@@ -161,6 +192,20 @@ class GateChannel {
   private release(id: string, outcome: GateOutcome): void {
     this.held.push({ id, outcome });
     this.flushSoon();
+  }
+
+  /** The ask's holder will not send: answered at once; the gate forgets it (or gets its late grant back). */
+  private withdraw(ask: Ask): void {
+    const was = ask.state;
+    if (was === 'granted' || was === 'withdrawn') return;
+    ask.state = 'withdrawn';
+    ask.resolve(NO_SLOT);
+    if (was === 'queued') this.asks = this.asks.filter((a) => a !== ask);
+    else if (was === 'waiting') {
+      this.withdrawals.push(ask.id);
+      this.flushSoon();
+    }
+    // `exchange`: its answer decides (a grant is given back, a null goes no further).
   }
 
   /**
@@ -175,8 +220,16 @@ class GateChannel {
     this.soon = null;
     const asks = this.asks.splice(0);
     const releases = this.held.splice(0);
-    if (asks.length === 0 && releases.length === 0) return;
+    const withdrawals = this.withdrawals.splice(0);
     const { stub, limits, tenant } = this.of;
+    // A withdrawal that fails (a gate object on code without `withdraw` during a deploy) leaves the ask queued
+    // there: its grant, when it comes, is given back at once (`waitTurn`).
+    if (withdrawals.length > 0)
+      stub.withdraw(withdrawals).catch((e: unknown) => {
+        this.warn('gate.withdraw_failed', undefined, e);
+      });
+    if (asks.length === 0 && releases.length === 0) return;
+    for (const a of asks) a.state = 'exchange';
     let grants: (Grant | null)[];
     try {
       grants = await stub.exchange(
@@ -191,28 +244,43 @@ class GateChannel {
       // that fails again expires on its own (DEFAULT_LEASE_MS).
       this.warn(asks.length > 0 ? 'gate.exchange_failed' : 'gate.release_failed', asks[0]?.callId, e);
       for (const r of releases) stub.release(r.id, r.outcome).catch(() => undefined);
-      for (const a of asks) void this.waitTurn(a);
+      for (const a of asks) if (!withdrawn(a)) void this.waitTurn(a);
       return;
     }
     asks.forEach((a, i) => {
       if (grants[i]) this.granted(a);
-      else void this.waitTurn(a);
+      else if (!withdrawn(a)) void this.waitTurn(a);
     });
   }
 
   /** An ask the gate could not grant at once: it waits its turn (fair across tenants) in `acquire`. */
   private async waitTurn(a: Ask): Promise<void> {
+    a.state = 'waiting';
+    let grant: Grant | null;
     try {
-      await this.of.stub.acquire(a.id, this.of.tenant, this.of.limits);
+      grant = await this.of.stub.acquire(a.id, this.of.tenant, this.of.limits);
     } catch (e) {
       this.warn('gate.unavailable', a.callId, e);
-      a.resolve({ release: () => undefined });
+      // Let through without a slot, unless it was withdrawn meanwhile (its holder was answered then).
+      if (!withdrawn(a)) {
+        a.state = 'granted';
+        a.off();
+        a.resolve(NO_SLOT);
+      }
       return;
     }
-    this.granted(a);
+    // Null: withdrawn there, after its holder was answered here.
+    if (grant) this.granted(a);
   }
 
+  /** A grant: the holder's lease, or given back unused when the ask was withdrawn meanwhile. */
   private granted(a: Ask): void {
+    if (withdrawn(a)) {
+      this.release(a.id, 'failed');
+      return;
+    }
+    a.state = 'granted';
+    a.off();
     let released = false;
     a.resolve({
       release: (outcome) => {
@@ -245,7 +313,7 @@ export function providerGateOf<T extends ProviderGateObject>(
   // One channel per provider and model the evaluation calls (an ensemble may call several).
   const channels = new Map<string, GateChannel>();
   return {
-    acquire({ provider, model, callId, attempt }) {
+    acquire({ provider, model, callId, attempt }, signal) {
       const key = gateName(provider, model);
       let channel = channels.get(key);
       if (!channel) {
@@ -253,7 +321,7 @@ export function providerGateOf<T extends ProviderGateObject>(
         channel = new GateChannel({ stub, limits: own, tenant: who.tenant, evaluationId: who.evaluationId, provider });
         channels.set(key, channel);
       }
-      return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId);
+      return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId, signal);
     },
   };
 }

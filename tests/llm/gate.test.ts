@@ -10,7 +10,7 @@ import type { LlmCallRequest } from '../../src/engine/call.js';
 import { Aimd } from '../../src/provider-gate/aimd.js';
 import { createLlm } from '../../src/llm/client.js';
 import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
-import { gateOutcome } from '../../src/llm/provider-gate-hook.js';
+import { gateName, gateOutcome } from '../../src/llm/provider-gate-hook.js';
 import { ConcurrencyGate, localGate } from '../../src/provider-gate/window.js';
 
 describe('Aimd', () => {
@@ -117,6 +117,39 @@ describe('ConcurrencyGate', () => {
     expect(gate.reap()).toBe(1);
     await Promise.resolve();
     expect(granted).toBe(true);
+  });
+
+  it('withdraw: a waiting ask answers null at once, takes and frees no slot; a held slot is untouched', async () => {
+    const gate = new ConcurrencyGate({ start: 1, max: 1 });
+    await gate.acquire('a', 'A');
+    const grants: Record<string, unknown> = {};
+    const ask = (id: string, tenant: string) =>
+      gate.acquire(id, tenant).then((g) => {
+        grants[id] = g;
+      });
+    const waits = [ask('b', 'B'), ask('c', 'B'), ask('d', 'C')];
+    expect(gate.withdraw(['b', 'a', 'nope'])).toBe(1);
+    await waits[0];
+    expect(grants).toEqual({ b: null });
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 2 });
+    // B keeps its turn for c; the slot freed goes to c, then d: never more than the window.
+    gate.release('a', 'ok');
+    await waits[1];
+    expect(grants.c).not.toBeNull();
+    expect(gate.withdraw(['c'])).toBe(0);
+    gate.release('c', 'ok');
+    await waits[2];
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 0, maxInFlight: 1, granted: 3 });
+    // A localGate ask whose signal aborts while it waits resolves at once without a slot.
+    const local = localGate({ start: 1, max: 1 });
+    const held = await local.acquire({ provider: 'p', model: 'm', callId: 'x', attempt: 1 });
+    const abort = new AbortController();
+    const waiting = local.acquire({ provider: 'p', model: 'm', callId: 'y', attempt: 1 }, abort.signal);
+    abort.abort();
+    await waiting;
+    expect(local.gates.get(gateName('p', 'm'))?.stats()).toMatchObject({ inFlight: 1, waiting: 0 });
+    held.release('ok');
+    expect(local.gates.get(gateName('p', 'm'))?.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
   });
 
   it('maps attempts to outcomes: a reply grows, a 429 cuts, anything else neither', () => {

@@ -157,6 +157,8 @@ describe('the typed client', () => {
     const accepted = await client.submit(judgeOn('client-slow', { latency: 2_000 }));
     const err = await client.waitForEnd(accepted.id, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'verdict_timeout', status: 0 });
+    // The unit is plain: seconds, with the option's own value in ms.
+    expect((err as Error).message).toContain('did not end within 0.3 s (timeoutMs 300)');
     expect((await client.get(accepted.id)).status).not.toBe('cancelled');
     expect(await client.cancel(accepted.id, 'test')).toEqual({ id: accepted.id, status: 'cancelled' });
     expect((await client.waitForEnd(accepted.id)).status).toBe('cancelled');

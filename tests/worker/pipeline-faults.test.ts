@@ -32,6 +32,7 @@ import {
   waitForEnd,
   waitForSnapshot,
 } from './helpers.js';
+import { sinkUrl } from './webhooks-helpers.js';
 
 afterEach(drainAlarms);
 
@@ -155,7 +156,7 @@ describe('cancel', () => {
     expect(await countRows('usage', id)).toBe(0);
   });
 
-  it('a cancel stored while the first attempts wait at a saturated provider gate: none is sent or billed', async () => {
+  it('a cancel stored while the first attempts wait at a saturated provider gate ends it at once: asks withdrawn, none sent or billed', async () => {
     const id = `ev_gatecancel_${Date.now()}`;
     const limits = gateLimitsOf(testEnv);
     if (!limits) throw new Error('the provider gate is off in the test bindings');
@@ -167,7 +168,15 @@ describe('cancel', () => {
     const holds = Array.from({ length: own.start }, (_, i) => `hold/${id}/${i}`);
     for (const h of holds) await gate.acquire(h, 'tn_other', own);
     expect((await gate.stats()).inFlight).toBe(own.start);
-    const { id: started } = await insertJob({ id, preset: 'fastchat-pair', task: PAIRWISE });
+    // Its tenant takes `evaluation.cancelled` webhooks (delivered to a test sink).
+    const tenant = `tn_gatecancel_${Date.now()}`;
+    await testEnv.DB.prepare(
+      `INSERT INTO webhook_endpoints (id, tenant, url, events, secret, disabled_at, created_at, updated_at)
+       VALUES (?, ?, ?, '["evaluation.cancelled"]', 'whsec_dGVzdA==', NULL, 0, 0)`,
+    )
+      .bind(`we_${tenant}`, tenant, sinkUrl('gatecancel'))
+      .run();
+    const { id: started } = await insertJob({ id, preset: 'fastchat-pair', task: PAIRWISE, tenant });
     const stub = evaluationStub(testEnv, started);
     await stub.start(id);
     // The evaluation's first attempts are announced and wait their turn at the gate.
@@ -176,13 +185,22 @@ describe('cancel', () => {
       (s) => s.waiting > 0,
       WAIT_MS,
     );
+    const asked = (await gate.stats()).waiting;
     expect((await stub.cancel(id)).status).toBe('cancelled');
-    // The other tenant's attempts end: the waiting ones are granted after the cancel, give the slot back unused.
-    for (const h of holds) await gate.release(h, 'ok');
+    // Ended while the gate is still saturated: the final write (the row's end, its event) waits for no grant.
     const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
     expect(snap?.status).toBe('cancelled');
     expect(snap?.callsDone).toBe(0);
     await expectNoAlarmLeft(id);
+    expect((await statusRow(id))?.status).toBe('cancelled');
+    const events = await testEnv.DB.prepare('SELECT type FROM webhook_events WHERE subject_id = ?')
+      .bind(id)
+      .all<{ type: string }>();
+    expect(events.results.map((e) => e.type)).toEqual(['evaluation.cancelled']);
+    // Its asks left the gate's queue (withdrawn, none granted): the other tenant's slots are exactly as they were.
+    expect(asked).toBeGreaterThan(0);
+    expect(await gate.stats()).toMatchObject({ inFlight: own.start, waiting: 0 });
+    for (const h of holds) await gate.release(h, 'ok');
     expect(await mockAttempts(id)).toEqual([]);
     expect(await countRows('usage', id)).toBe(0);
     expect(await countRows('transcripts', id)).toBe(0);

@@ -9,6 +9,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmAttempt } from '../../src/engine/call.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
+import { NOT_SENT } from '../../src/llm/client.js';
 import { WAIT_MS } from '../support/patience.js';
 import {
   countRows,
@@ -171,6 +172,55 @@ describe('the flex tier', () => {
     expect(left).toEqual({ pending: 0, results: held });
     expect(await countRows('usage', id)).toBe(0);
     expect(await countRows('transcripts', id)).toBe(0);
+    await expectNoAlarmLeft(id);
+  });
+
+  it('`wait`: a call parked before a cancel (waiting for its not_before) is stored as not sent: no pending row, nothing billed', async () => {
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      flexFallback: 'wait',
+      mock: { flexRefuse: 8 },
+    });
+    // More refusals than one invocation's retries: the first invocation parks every call for a minute at most.
+    const parked = await runInTestObject(id, async (o, state) => {
+      o.useBindings({ LLM_RETRY_BASE_MS: '1', LLM_RETRY_MAX_MS: '2' });
+      await o.start(id);
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      // Its wake-up for the earliest not_before (up to a minute away) would find the work ended: not waited for.
+      await state.storage.deleteAlarm();
+      return state.storage.sql
+        .exec<{ call_id: string; attempts: string }>(
+          'SELECT call_id, attempts FROM pending WHERE not_before IS NOT NULL',
+        )
+        .toArray()
+        .map((r) => [r.call_id, (JSON.parse(r.attempts) as LlmAttempt[]).length] as const);
+    });
+    expect(parked.length).toBeGreaterThan(0);
+    const sent = await mockRequests(id);
+    expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    const left = await runInTestObject(id, (_o, state) => ({
+      pending: state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending').one().n,
+      results: state.storage.sql
+        .exec<{ call_id: string; result: string }>('SELECT call_id, result FROM results ORDER BY call_id')
+        .toArray()
+        .map((r) => {
+          const result = JSON.parse(r.result) as { ok: boolean; attempts: number; error?: { code: string } };
+          return [r.call_id, result.attempts, result.error?.code] as const;
+        }),
+    }));
+    // Each parked call stored once, with the refusals it had: not sent again, billed nothing.
+    expect(left).toEqual({
+      pending: 0,
+      results: [...parked].sort().map(([callId, attempts]) => [callId, attempts, NOT_SENT]),
+    });
+    expect(snap?.callsDone).toBe(parked.length);
+    expect(await mockRequests(id)).toBe(sent);
+    expect(await countRows('usage', id)).toBe(0);
     await expectNoAlarmLeft(id);
   });
 
