@@ -23,7 +23,7 @@ import {
   v1Responses,
   setCreatedHeaders,
 } from '../http/responses.js';
-import { preferWaitHeaders, preferWaitMs, preferWaitResponse } from '../http/prefer.js';
+import { preferWaitHeaders, preferWaitMs, preferWaitResponse, setWaitedOut } from '../http/prefer.js';
 import { comparisonResults } from './results.js';
 import {
   COMPARISON_EXAMPLE,
@@ -105,6 +105,7 @@ const create = createRoute({
           ComparisonAcceptedSchema,
           'comparison',
           'Accepted: every pair evaluation is stored and queued (also the answer to an idempotent replay).',
+          { preferWait: true },
         ),
       }),
     ),
@@ -201,6 +202,7 @@ export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
       const headers = c.req.valid('header');
       const key = headers['Idempotency-Key'] ?? null;
       const waitMs = preferWaitMs(headers.Prefer);
+      const started = Date.now();
       const request = c.req.valid('json');
       if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
       const { body, replayed } = await createComparison(
@@ -217,6 +219,7 @@ export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
         c.header('Preference-Applied', `wait=${waitMs / 1000}`);
         return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
       }
+      setWaitedOut(c, waitMs, started);
       return c.json(body, 202);
     })
     .openapi(list, async (c) =>

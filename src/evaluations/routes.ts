@@ -8,7 +8,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { byok } from '../http/byok.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { jsonBody } from '../http/json-body.js';
-import { preferWaitHeaders, preferWaitMs, preferWaitResponse } from '../http/prefer.js';
+import { preferWaitHeaders, preferWaitMs, preferWaitResponse, setWaitedOut } from '../http/prefer.js';
 import { CANCEL_EXAMPLES, CREATE_EVALUATION_EXAMPLES, FIELD_EXAMPLES } from './examples.js';
 import {
   CancelRequestSchema,
@@ -94,6 +94,7 @@ const create = createRoute({
           EvaluationAcceptedSchema,
           'evaluation',
           'Accepted: queued (also the answer to an idempotent replay).',
+          { preferWait: true },
         ),
       }),
     ),
@@ -262,6 +263,7 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
       const headers = c.req.valid('header');
       const key = headers['Idempotency-Key'] ?? null;
       const waitMs = preferWaitMs(headers.Prefer);
+      const started = Date.now();
       const request = c.req.valid('json');
       const {
         body,
@@ -294,6 +296,7 @@ export const evaluationRoutes = ({ certify, link }: EvaluationRoutesDeps) =>
           return c.json(body.warnings ? { ...ended, warnings: body.warnings } : ended, 200);
         }
       }
+      setWaitedOut(c, waitMs, started);
       return c.json(body, 202);
     })
     .openapi(list, async (c) =>

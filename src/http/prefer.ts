@@ -45,7 +45,7 @@ export function preferWaitHeaders(what: string) {
           description:
             `\`wait=<seconds>\` (RFC 7240): answer 200 with ${what} when it ends within that time, ` +
             `instead of 202 at once; a longer wait than ${MAX_PREFER_WAIT_SECONDS} s is applied as ${MAX_PREFER_WAIT_SECONDS} (the 200's \`Preference-Applied\` says \`wait=${MAX_PREFER_WAIT_SECONDS}\`). ` +
-            'Without an end in time the answer is the usual 202.',
+            'Without an end in time the answer is the usual 202, with `Preference-Applied` naming the wait it waited out.',
         },
         example: 'wait=30',
       }),
@@ -70,4 +70,18 @@ export function preferWaitResponse<T extends z.ZodType>(schema: T, what: string,
 export function preferWaitMs(header: string | undefined): number {
   const wait = preferWaitSeconds(header);
   return typeof wait === 'number' ? wait * 1000 : 0;
+}
+
+/**
+ * Sets `Preference-Applied: wait=<s>` on a 202 whose `Prefer: wait` ran its whole time without an end (RFC 7240:
+ * the preference was honoured; a wait over the cap says the cap). None when nothing was asked, or when the wait was
+ * cut short (e.g. the object could not be asked), which is told apart by the time taken: less than 90% of the wait.
+ * @param startedMs when the route began (epoch ms); `waitMs` as {@link preferWaitMs} gave it.
+ */
+export function setWaitedOut(
+  c: { header(name: string, value: string): void },
+  waitMs: number,
+  startedMs: number,
+): void {
+  if (waitMs > 0 && Date.now() - startedMs >= waitMs * 0.9) c.header('Preference-Applied', `wait=${waitMs / 1000}`);
 }

@@ -113,14 +113,29 @@ export function setCreatedHeaders(
  * The responses a route that creates something under an `Idempotency-Key` shares: `202` with the created
  * thing's `Location` (`what` names it, e.g. "batch") and `Idempotent-Replayed`, 409 `idempotency_conflict`
  * and the rate / quota 429.
+ * @param options.preferWait the route honours `Prefer: wait`: its 202 may carry `Preference-Applied` (default false).
  */
-export function acceptedResponses<T extends z.ZodType>(schema: T, what: string, description: string) {
+export function acceptedResponses<T extends z.ZodType>(
+  schema: T,
+  what: string,
+  description: string,
+  options: { preferWait?: boolean } = {},
+) {
+  const waited = options.preferWait
+    ? {
+        'Preference-Applied': z.string().optional().openapi({
+          description:
+            'Present when `Prefer: wait` ran its whole time without an end: the wait honoured, e.g. `wait=60` for a longer one asked.',
+        }),
+      }
+    : {};
   return {
     202: {
       ...jsonResponse(schema, description),
       headers: z.object({
         Location: z.string().openapi({ description: `The ${what}'s URL (relative).` }),
         'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
+        ...waited,
       }),
     },
     409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),

@@ -404,7 +404,7 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
     expect(ended.usage.calls).toBeGreaterThan(0);
   });
 
-  it('answers the usual 202 when the evaluation has not ended in time; it still runs to its verdict', async () => {
+  it('answers the usual 202 with Preference-Applied when the evaluation has not ended in time; it still runs to its verdict', async () => {
     // The mock holds the replies until the 202 is in: the evaluation cannot end within the wait, however
     // long a loaded machine takes to answer, and goes on to its verdict as soon as they are sent.
     const seed = newTestId('slow');
@@ -415,7 +415,8 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
       { Prefer: 'wait=1' },
     );
     expect(r.status).toBe(202);
-    expect(r.headers.get('Preference-Applied')).toBeNull();
+    // The wait ran its whole second: honoured (RFC 7240), though nothing ended in it.
+    expect(r.headers.get('Preference-Applied')).toBe('wait=1');
     const { id } = await r.json<EvaluationAccepted>();
     // The held replies go, and no later one is held.
     await replyInGroups(seed, 1);
@@ -443,6 +444,8 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
       body: JSON.stringify(body(`prefer-wait-evicted-${Date.now()}`)),
     });
     expect(r.status).toBe(202);
+    // The wait was cut short, so it is not said to be applied.
+    expect(r.headers.get('Preference-Applied')).toBeNull();
     const { id } = await r.json<EvaluationAccepted>();
     expect((await waitForEnd(id)).status).toBe('succeeded');
   });
