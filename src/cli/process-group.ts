@@ -38,7 +38,9 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   };
   process.once('exit', onExit);
   if (child.pid !== undefined) {
-    if (live.size === 0) for (const s of ENDING_SIGNALS) process.on(s, onEndingSignal);
+    // First of the listeners: a `once` listener (meta-eval's Ctrl+C) is removed before it is called, so a later one
+    // would count it gone and end the process under it.
+    if (live.size === 0) for (const s of ENDING_SIGNALS) process.prependListener(s, onEndingSignal);
     live.add(child);
   }
   const gone = () => {
