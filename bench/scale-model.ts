@@ -89,39 +89,51 @@ function layoutTable(rows: readonly LimitRow[]): string {
   ].join('\n');
 }
 
-/** The D1 partitioning options side by side: size, busy time and retention of the busiest database. */
-function d1Options(f: PresetFootprint, load: Load): string {
-  const target = TARGET.d1;
-  const options: [string, Layout['d1']][] = [
+/**
+ * The D1 partitioning options the model compares, each with its label, from the target and as-built layouts
+ * given (`--d1-databases`, `--d1-hot-days`, `--spread`): every label names the figures its row is computed with.
+ */
+export function d1OptionRows(target: Layout['d1'], asBuilt: Layout['d1']): [string, Layout['d1']][] {
+  const n = target.databases;
+  const kept = (hotDays: number | null) => (hotDays === null ? 'a year in D1' : `${hotDays} days + archive`);
+  const hot = kept(target.hotDays);
+  const built = `${asBuilt.databases} tenant-hashed databases`;
+  const spread = Math.min(asBuilt.largestTenantSpread ?? 1, asBuilt.databases);
+  return [
     ['one database (today)', TODAY.d1],
     ['one database, thin index (1 KB, 8 rows), no archive', { ...target, databases: 1, hotDays: null }],
-    ['one database per tenant, thin index, 30 days + archive', { ...target, key: 'tenant', databases: 1_000 }],
-    ['16 hashed databases, thin index, 30 days + archive', { ...target, databases: 16 }],
-    ['64 hashed databases, thin index, 30 days + archive', target],
-    ['64 hashed databases, thin index, a year in D1', { ...target, hotDays: null }],
+    [`one database per tenant, thin index, ${hot}`, { ...target, key: 'tenant', databases: 1_000 }],
+    [`16 hashed databases, thin index, ${hot}`, { ...target, key: 'hash', databases: 16 }],
+    [`${n} hashed databases, thin index, ${hot}`, { ...target, key: 'hash' }],
+    [`${n} hashed databases, thin index, a year in D1`, { ...target, key: 'hash', hotDays: null }],
     [
-      'as built: 64 tenant-hashed databases, the largest tenant spread over 64, measured footprint, ARCHIVE_AFTER_DAYS in D1',
-      AS_BUILT.d1,
+      `as built: ${built}, the largest tenant spread over ${spread}, measured footprint, ARCHIVE_AFTER_DAYS in D1`,
+      asBuilt,
     ],
     [
-      '64 tenant-hashed databases, each tenant whole in one (spread 1), measured footprint, ARCHIVE_AFTER_DAYS in D1',
-      { ...AS_BUILT.d1, largestTenantSpread: 1 },
+      `${built}, each tenant whole in one (spread 1), measured footprint, ARCHIVE_AFTER_DAYS in D1`,
+      { ...asBuilt, largestTenantSpread: 1 },
     ],
     [
-      '64 tenant-hashed databases, the largest tenant spread over 8, measured footprint, ARCHIVE_AFTER_DAYS in D1',
-      { ...AS_BUILT.d1, largestTenantSpread: 8 },
+      `${built}, the largest tenant spread over ${Math.min(8, asBuilt.databases)}, measured footprint, ARCHIVE_AFTER_DAYS in D1`,
+      { ...asBuilt, largestTenantSpread: 8 },
     ],
-    ['64 tenant-hashed databases, measured footprint, no archive', { ...AS_BUILT.d1, hotDays: null }],
-    ['64 tenant-hashed databases (spread 1), thin index, 30 days + archive', { ...target, key: 'tenant-hash' }],
+    [`${built}, measured footprint, no archive`, { ...asBuilt, hotDays: null }],
+    [`${n} tenant-hashed databases (spread 1), thin index, ${hot}`, { ...target, key: 'tenant-hash' }],
     [
-      '64 tenant-hashed databases (spread 1), thin index, 7 days + archive',
+      `${n} tenant-hashed databases (spread 1), thin index, 7 days + archive`,
       { ...target, key: 'tenant-hash', hotDays: 7 },
     ],
     [
-      '64 tenant-hashed databases, the largest tenant spread over 64, thin index, 30 days + archive',
-      { ...target, key: 'tenant-hash', largestTenantSpread: 64 },
+      `${n} tenant-hashed databases, the largest tenant spread over ${n}, thin index, ${hot}`,
+      { ...target, key: 'tenant-hash', largestTenantSpread: n },
     ],
   ];
+}
+
+/** The D1 partitioning options side by side ({@link d1OptionRows}): size, busy time and retention of the busiest database. */
+function d1Options(f: PresetFootprint, load: Load, target: Layout['d1'], asBuilt: Layout['d1']): string {
+  const options = d1OptionRows(target, asBuilt);
   const rows = options.map(([name, d1]) => {
     const r = limitRows(f, load, { ...TARGET, d1 }).filter((x) => x.store === 'D1');
     const worst = Math.max(...r.map((x) => x.share));
@@ -190,7 +202,7 @@ function main(values: CliValues<typeof CLI.options>): number {
       '',
       '### D1 partitioning options (target footprint unless said)',
       '',
-      d1Options(f, load),
+      d1Options(f, load, target.d1, asBuilt.d1),
     ].join('\n'),
   );
   return 0;

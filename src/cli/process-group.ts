@@ -7,7 +7,29 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 
-/** Spawns `command` as the leader of a new process group; a SIGKILL to the group is sent when this process exits. */
+/** The groups {@link spawnGroup} started whose leader has not exited yet. */
+const live = new Set<ChildProcess>();
+
+/** The signals that end a process that does not handle them. */
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * While a group is live: a signal that would end this process (nothing else listens to it) ends its groups
+ * too, then this process as before. A group is not in this process's group, so a terminal's Ctrl+C no longer
+ * reaches it; and `exit` listeners do not run when a signal ends a process.
+ */
+function onEndingSignal(signal: NodeJS.Signals): void {
+  // Another listener handles the signal (npm start): it decides what happens to the groups.
+  if (process.listenerCount(signal) > 1) return;
+  for (const child of live) signalGroup(child, 'SIGKILL');
+  for (const s of ENDING_SIGNALS) process.removeListener(s, onEndingSignal);
+  process.kill(process.pid, signal);
+}
+
+/**
+ * Spawns `command` as the leader of a new process group. The group gets a SIGKILL when this process exits,
+ * or when a signal it does not handle ends it (SIGINT, SIGTERM, SIGHUP).
+ */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   // Last resort when this process ends without stopping the group (an uncaught error, process.exit()).
@@ -15,8 +37,28 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
     signalGroup(child, 'SIGKILL');
   };
   process.once('exit', onExit);
-  child.once('exit', () => process.removeListener('exit', onExit));
+  if (child.pid !== undefined) {
+    // First of the listeners: a `once` listener (meta-eval's Ctrl+C) is removed before it is called, so a later one
+    // would count it gone and end the process under it.
+    if (live.size === 0) for (const s of ENDING_SIGNALS) process.prependListener(s, onEndingSignal);
+    live.add(child);
+  }
+  const gone = () => {
+    process.removeListener('exit', onExit);
+    if (!live.delete(child) || live.size > 0) return;
+    for (const s of ENDING_SIGNALS) process.removeListener(s, onEndingSignal);
+  };
+  // A command that could not be spawned (ENOENT) has no pid: it was never live.
+  child.once('exit', gone);
   return child;
+}
+
+/**
+ * Stops every group {@link spawnGroup} started in this process that is still running ({@link stopGroup},
+ * `graceMs` each, at the same time): what a process stops before it ends on a signal it handles.
+ */
+export async function stopLiveGroups(graceMs = 5_000): Promise<void> {
+  await Promise.all([...live].map((child) => stopGroup(child, graceMs)));
 }
 
 /** Sends `signal` to every process of `child`'s group; a group that is already gone is fine. */

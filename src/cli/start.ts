@@ -14,7 +14,7 @@ import type { LocalStack } from './local-stack.js';
 import { startLocalStack } from './local-stack.js';
 import { REPO_ROOT } from './worker-bundle.js';
 import { PREPARED_WORKER_ENV } from './prepared-worker.js';
-import { whenOrphaned } from './process-group.js';
+import { stopLiveGroups, whenOrphaned } from './process-group.js';
 import { outputModeOf, terminalLog } from './terminal-log.js';
 import { readDevVars, settingsOf, sourceOf } from './dev-vars.js';
 
@@ -134,6 +134,9 @@ export function authLine(o: {
   return 'No ADMIN_TOKEN or API_KEYS, and ALLOW_ANONYMOUS is not true: /v1 answers 503 auth_not_configured (closed, as deployed).';
 }
 
+/** How long a child started before the banner gets to end on SIGTERM when npm start is interrupted or fails (ms). */
+const INTERRUPT_GRACE_MS = 2_000;
+
 async function main(values: CliValues<typeof START_CLI.options>): Promise<undefined> {
   // The developer's .dev.vars sets what the environment does not: npm start's defaults (the mock, an open /v1, the
   // terminal's log level) never override a value set there.
@@ -162,14 +165,27 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       process.stdout.write(`${line}\n`);
     },
   });
-  // Output held until the banner is out is written if the start fails or is interrupted instead (it may say why);
-  // an interrupt then ends the process as it would have without this handler.
+  // Output held until the banner is out is written if the start fails or is interrupted instead (it may say why).
+  // An interrupt stops every child started so far (wrangler bundling or migrating, the runtime: each a process
+  // group of its own, which a signal to this process alone never reaches), then ends the process as it would have
+  // without this handler; a second one does not wait for them.
+  let interrupting = false;
   const interrupted = (signal: NodeJS.Signals) => {
     onOutput.ready();
-    process.kill(process.pid, signal);
+    const end = () => {
+      process.removeListener('SIGINT', interrupted);
+      process.removeListener('SIGTERM', interrupted);
+      process.kill(process.pid, signal);
+    };
+    if (interrupting) {
+      void stopLiveGroups(0).finally(end);
+      return;
+    }
+    interrupting = true;
+    void stopLiveGroups(INTERRUPT_GRACE_MS).finally(end);
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
   const stack = await startLocalStack({
     port,
     mockPort,
@@ -196,8 +212,10 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
     logRequests: values['log-requests'],
     onOutput,
   })
-    .catch((e: unknown) => {
+    .catch(async (e: unknown) => {
       onOutput.ready();
+      // A step that failed may leave another running (the bundle beside wrangler.toml's read).
+      await stopLiveGroups(INTERRUPT_GRACE_MS);
       throw e;
     })
     .finally(() => {

@@ -4,12 +4,12 @@
  * wrangler, both prepared once for several stacks ({@link prepareWorker}), and the wrangler commands the
  * stacks run (quietly, offline). Node only.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { WorkerSetup } from './worker-options.js';
 import type { PreparedFiles } from './prepared-worker.js';
 import { writePreparedWorker } from './prepared-worker.js';
 import { buildRuntime } from './runtime-build.js';
+import { spawnGroup } from './process-group.js';
 
 /** Repository root (this file is src/cli/local-stack.ts). */
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
@@ -36,19 +36,36 @@ export const WRANGLER_ENV: Record<string, string> = {
  */
 export type PreparedWorker = PreparedFiles;
 
-/** Runs a wrangler command quietly; rejects with its output when it fails. */
-export function wrangler(args: readonly string[], what: string): Promise<void> {
+/**
+ * Runs a wrangler command quietly, as a process group of its own (./process-group.ts: it and its esbuild or
+ * workerd children go with this process, which stops them when a signal ends it); rejects with its output when
+ * it fails. `command` is the wrangler binary ({@link WRANGLER}; `TRIBUNAL_WRANGLER` names another, a test's stub).
+ */
+export function wrangler(
+  args: readonly string[],
+  what: string,
+  command = process.env.TRIBUNAL_WRANGLER ?? WRANGLER,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     // CI: no prompt (migrations ask for confirmation on a terminal).
-    execFile(
-      WRANGLER,
-      args,
-      { cwd: REPO_ROOT, env: { ...process.env, ...WRANGLER_ENV, CI: 'true' } },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${what} failed:\n${stdout}\n${stderr}`));
-        else resolve();
-      },
-    );
+    const child = spawnGroup(command, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...WRANGLER_ENV, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: Buffer[] = [];
+    child.stdout?.on('data', (b: Buffer) => output.push(b));
+    child.stderr?.on('data', (b: Buffer) => output.push(b));
+    child.once('error', (e) => {
+      reject(new Error(`${what} failed: ${e.message}`));
+    });
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(`${what} failed (${signal ?? `exit code ${String(code)}`}):\n${Buffer.concat(output).toString()}`),
+        );
+    });
   });
 }
 

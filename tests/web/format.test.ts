@@ -43,6 +43,14 @@ describe('format', () => {
     expect([4, 3.5, 3.25].map(formatScore)).toEqual(['4', '3.5', '3.25']);
   });
 
+  it('never shows a negative zero: a value that rounds to zero has no minus sign', () => {
+    // A comparison's interval bound of -0.001 read "−0.00", as if below zero.
+    expect([-0.001, -0, -0.004999, 0.001].map((x) => formatStat(x))).toEqual(['0.00', '0.00', '0.00', '0.00']);
+    expect(formatStat(-0.0004, 3)).toBe('0.000');
+    expect(formatStat(-0.005, 3)).toBe('\u22120.005');
+    expect([-0.0004, -0, -0.025].map((x) => formatPct(x))).toEqual(['0.0%', '0.0%', '\u22122.5%']);
+  });
+
   it('relative times and initials', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
     expect(

@@ -27,15 +27,24 @@ export function formatDuration(ms: number): string {
     : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
-/** A share 0-1 as a percentage with one decimal (`83.3%`); `—` for null. */
-export function formatPct(x: number | null | undefined): string {
-  return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)}%`;
+/**
+ * `x` with `digits` decimals and a real minus sign (`−0.15`); a value that rounds to zero reads without one
+ * (`-0.001` is `0.00`, not `−0.00`: an interval's bound would otherwise look below zero while it is zero).
+ */
+function fixed(x: number, digits: number): string {
+  const s = x.toFixed(digits);
+  return /^-[0.]+$/.test(s) ? s.slice(1) : s.replace(/^-/, '\u2212');
 }
 
-/** A statistic with two decimals (`0.62`, `−0.15` with a real minus sign); `—` for null. */
+/** A share 0-1 as a percentage with one decimal (`83.3%`, `−2.5%`, never `−0.0%`); `—` for null. */
+export function formatPct(x: number | null | undefined): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${fixed(x * 100, 1)}%`;
+}
+
+/** A statistic with two decimals (`0.62`, `−0.15` with a real minus sign, never `−0.00`); `—` for null. */
 export function formatStat(x: number | null | undefined, digits = 2): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  return x.toFixed(digits).replace(/^-/, '\u2212');
+  return fixed(x, digits);
 }
 
 /** A score: integer as is, otherwise up to two decimals. */

@@ -44,3 +44,25 @@ export function clearKey(): void {
   memoryKey = null;
   storage()?.removeItem(STORAGE_KEY);
 }
+
+const REQUIRED_KEY = 'tribunal.keyRequired';
+
+/** Whether this tab has seen the API refuse a request for want of a key (in memory where storage is blocked). */
+let memoryRequired = false;
+
+/**
+ * True once this tab has seen the API answer 401 (the deployment requires a key), false when it has seen it answer
+ * without one, null before either: a page without a key then asks for one instead of sending requests that the
+ * browser would log as refused.
+ */
+export function keyRequired(): boolean | null {
+  const stored = storage()?.getItem(REQUIRED_KEY);
+  if (stored === 'true' || memoryRequired) return true;
+  return stored === 'false' ? false : null;
+}
+
+/** Records what the API answered to a request without a key ({@link keyRequired}). */
+export function setKeyRequired(required: boolean): void {
+  memoryRequired = required;
+  storage()?.setItem(REQUIRED_KEY, String(required));
+}

@@ -14,7 +14,7 @@
 import { ApiFailure, describeError, getJson } from './api.js';
 import { tickRelativeTimes } from './components.js';
 import { byId, h, replaceChildren } from './dom.js';
-import { clearKey, getKey, setKey } from './key.js';
+import { clearKey, getKey, keyRequired, setKey, setKeyRequired } from './key.js';
 import { watchScrollingTables } from './scroll-hint.js';
 import type { View, ViewContext } from './view.js';
 import { evaluationView } from './views/evaluation.js';
@@ -212,6 +212,7 @@ async function render(rejectedKey = false): Promise<void> {
   const handle = (e: unknown) => {
     if (controller.signal.aborted) return;
     if (e instanceof ApiFailure && e.unauthorized) {
+      setKeyRequired(true);
       const hadKey = getKey() !== null;
       clearKey();
       updateKeyButton();
@@ -235,6 +236,13 @@ async function render(rejectedKey = false): Promise<void> {
   };
   replaceChildren(root, h('p', { class: 'loading', role: 'status' }, 'Loading…'));
   try {
+    // Without a key, a deployment that requires one refuses every request a page sends (each logged by the
+    // browser as a 401): the key form at once when this tab knows it does, else one request to find out.
+    if (getKey() === null && keyRequired() !== false) {
+      if (keyRequired() === null) await getJson('/v1/methods', controller.signal);
+      else throw new ApiFailure(401, 'unauthorized', 'this deployment requires an API key');
+      setKeyRequired(false);
+    }
     await match.r.view(ctx);
   } catch (e) {
     handle(e);

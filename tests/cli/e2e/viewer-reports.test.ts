@@ -171,7 +171,14 @@ describe.skipIf(SKIP_VIEWER)("the viewer's result pages in headless Chromium", (
           aspects: Record<string, number | null> | null;
         }[];
       };
-      const stat = (x: number | null) => (x === null ? '—' : x.toFixed(2).replace(/^-/, '\u2212'));
+      // A real minus sign, none on a value that rounds to zero.
+      const stat = (x: number | null) =>
+        x === null
+          ? '—'
+          : x
+              .toFixed(2)
+              .replace(/^-([0.]+)$/, '$1')
+              .replace(/^-/, '\u2212');
       const rows = table.locator('tbody tr');
       expect(await rows.locator('th').allInnerTexts()).toEqual(meta.report.aspects.map((a) => a.aspect));
       for (const [k, a] of meta.report.aspects.entries()) {
