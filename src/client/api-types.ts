@@ -1608,7 +1608,7 @@ export interface paths {
         put?: never;
         /**
          * Export spans (OTLP/HTTP)
-         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
+         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them (`TRACE_QUIET_MS` after its last span), then their sha-256. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
          */
         post: operations["exportTraces"];
         delete?: never;
@@ -1631,7 +1631,11 @@ export interface paths {
         get: operations["getTrace"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a trace
+         * @description Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or one created with `source`: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it arriving later (a re-export, a span still queued) is dropped. Idempotent: deleting again answers 204.
+         */
+        delete: operations["deleteTrace"];
         options?: never;
         head?: never;
         patch?: never;
@@ -18786,6 +18790,90 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Trace"];
                 };
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trace with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The trace id: 32 lowercase hex characters, as OTLP/JSON writes it. */
+                traceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_request`: an unknown query parameter (see `issues`). */
             400: {
