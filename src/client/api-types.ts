@@ -9283,6 +9283,8 @@ export interface components {
             failed: number;
             /** @description Sampled matches not judged: the daily budget was spent. */
             skippedBudget: number;
+            /** @description Sampled traces (scope `trace`) not judged because no trajectory can be built from them: no step (no model call, tool call or failed span beside the root) or no request (no input on the root nor a user message in the first model call), or their texts were already erased (a tenant that stores no content, the root span arriving after the quiet period). Each is logged at info (`monitors.trace_unjudgeable`, with its reason). */
+            skippedUnjudgeable: number;
         };
         CreateMonitorRequest: {
             name: string;

@@ -140,6 +140,16 @@ export const MonitorCountsSchema = z
     succeeded: z.number().int().nonnegative().describe('Its evaluations that succeeded.'),
     failed: z.number().int().nonnegative().describe('Its evaluations that failed or were cancelled.'),
     skippedBudget: z.number().int().nonnegative().describe('Sampled matches not judged: the daily budget was spent.'),
+    skippedUnjudgeable: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'Sampled traces (scope `trace`) not judged because no trajectory can be built from them: no step (no model call, tool ' +
+          'call or failed span beside the root) or no request (no input on the root nor a user message in the first model call), or ' +
+          'their texts were already erased (a tenant that stores no content, the root span arriving after the quiet period). ' +
+          'Each is logged at info (`monitors.trace_unjudgeable`, with its reason).',
+      ),
   })
   .strict()
   .meta({ id: 'MonitorCounts' });
