@@ -80,7 +80,8 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   try {
     planTask(
       judge,
-      sampleTask({ ...d, judge: { ...d.judge, aspect: d.judge.aspect ?? PLACEHOLDER_ASPECT } }),
+      // The placeholder even when an aspect is given: this step checks the task's kind, the next the aspect.
+      sampleTask({ ...d, judge: { ...d.judge, aspect: PLACEHOLDER_ASPECT } }),
       'task',
       rubric?.content,
     );
@@ -90,7 +91,13 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   try {
     planTask(judge, sampleTask(d), 'task', rubric?.content);
   } catch (err) {
-    throw named(err, () => 'judge.aspect');
+    // An aspect the judge does not know lacks its description: name that field, not the aspect as a whole.
+    const noDescription =
+      d.judge.aspect !== undefined &&
+      d.judge.aspect.description === undefined &&
+      err instanceof Error &&
+      err.message.includes('aspect.description');
+    throw named(err, () => (noDescription ? 'judge.aspect.description' : 'judge.aspect'));
   }
   if (d.webhook) {
     requireWebhookUrl(env, d.webhook.url, 'webhook.url');

@@ -44,7 +44,14 @@ describe('/v1/monitors', () => {
     expect(m.id).toMatch(/^mon_[0-9a-f]{32}$/);
     expect(created.headers.get('Location')).toBe(`/v1/monitors/${m.id}`);
     expect(m).toMatchObject({ name: 'agent runs', scope: 'trace', sampleRate: 1, paused: false, dailyBudgetUsd: null });
-    expect(m.counts).toEqual({ matched: 0, sampled: 0, succeeded: 0, failed: 0, skippedBudget: 0 });
+    expect(m.counts).toEqual({
+      matched: 0,
+      sampled: 0,
+      succeeded: 0,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
 
     const got = await (await api(`/v1/monitors/${m.id}`)).json<MonitorJson>();
     expect(got.id).toBe(m.id);
@@ -82,6 +89,16 @@ describe('/v1/monitors', () => {
     const noPreset = await postJson('/v1/monitors', { ...body, judge: { preset: 'no-such-preset' } });
     expect(noPreset.status).toBe(400);
     expect(JSON.stringify(await noPreset.json())).toContain('judge.preset');
+    // An aspect the preset does not know, without a description: the description is what is missing.
+    const noDescription = await postJson('/v1/monitors', {
+      ...body,
+      scope: 'span',
+      judge: { preset: 'rubric-judge', aspect: { name: 'helpfulness', scale: { min: 1, max: 5 } } },
+    });
+    const missing = await noDescription.json<ErrorJson>();
+    expect(noDescription.status, JSON.stringify(missing)).toBe(400);
+    expect(missing.error.issues?.[0]?.path, JSON.stringify(missing)).toBe('judge.aspect.description');
+    expect(missing.error.message).toMatch(/^judge\.aspect\.description: /);
     const badPatch = await postJson('/v1/monitors', body);
     const { id } = await badPatch.json<MonitorJson>();
     const refused = await patch(id, { judge: { preset: 'fastchat-pair' } });
