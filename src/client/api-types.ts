@@ -1650,7 +1650,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description Every monitor of the tenant, newest first, with its counts.
+         * @description The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 20) and `cursor` (the previous page's `nextCursor`; null on the last page).
          */
         get: operations["listMonitors"];
         put?: never;
@@ -9306,6 +9306,8 @@ export interface components {
         };
         MonitorList: {
             data: components["schemas"]["Monitor"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
         };
         UpdateMonitorRequest: {
             name?: string;
@@ -18944,7 +18946,12 @@ export interface operations {
     };
     listMonitors: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -84,6 +84,26 @@ export async function listMonitors(db: D1Database, tenant: string, activeOnly = 
   return results.map(recordOf);
 }
 
+/**
+ * A page of the tenant's monitors, newest first: at most `limit` + 1 (the extra one says a next page exists),
+ * after the keyset position `after` (the previous page's last `createdAt` and id) when given.
+ */
+export async function monitorsPage(
+  db: D1Database,
+  tenant: string,
+  limit: number,
+  after: { t: number; i: string } | null,
+): Promise<MonitorRecord[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM monitors WHERE tenant = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
+       ORDER BY created_at DESC, id DESC LIMIT ?4`,
+    )
+    .bind(tenant, after?.t ?? null, after?.i ?? null, limit + 1)
+    .all<MonitorRow>();
+  return results.map(recordOf);
+}
+
 /** Replaces a monitor's definition and pause flag; true when it exists. */
 export async function updateMonitor(db: D1Database, m: MonitorRecord): Promise<boolean> {
   const r = await db

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './api-fetch.js';
+import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 
 interface MonitorJson {
   id: string;
@@ -105,5 +106,32 @@ describe('/v1/monitors', () => {
     expect(refused.status).toBe(400);
     expect((await refused.json<ErrorJson>()).error.issues?.[0]?.path).toBe('judge.preset');
     await api(`/v1/monitors/${id}`, { method: 'DELETE' });
+  });
+
+  it('lists a page at a time: limit and cursor as every list; 400 naming a bad one', async () => {
+    const { key } = await tenantWithKey();
+    const ids: string[] = [];
+    for (const name of ['first', 'second', 'third']) {
+      const r = await keyed('/v1/monitors', as(key, { body: { ...body, name } }));
+      expect(r.status).toBe(201);
+      ids.push((await r.json<MonitorJson>()).id);
+    }
+    const page = async (q: string) =>
+      (await keyed(`/v1/monitors${q}`, as(key))).json<{ data: MonitorJson[]; nextCursor: string | null }>();
+    const one = await page('?limit=2');
+    expect(one.data).toHaveLength(2);
+    expect(one.nextCursor).not.toBeNull();
+    const two = await page(`?limit=2&cursor=${one.nextCursor ?? ''}`);
+    expect(two.nextCursor).toBeNull();
+    expect([...one.data, ...two.data].map((m) => m.id).sort()).toEqual([...ids].sort());
+    expect((await page('')).data).toHaveLength(3);
+    for (const [q, field] of [
+      ['?limit=0', 'limit'],
+      ['?cursor=nope', 'cursor'],
+    ] as const) {
+      const bad = await keyed(`/v1/monitors${q}`, as(key));
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain(field);
+    }
   });
 });
