@@ -195,7 +195,8 @@ export class TraceStore {
       this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
       await this.rearm();
     }
-    return { added, index, fresh, holdsContent: this.meta('contentHeld') !== null };
+    // A storing tenant's append reads nothing more (every span of every export passes here).
+    return { added, index, fresh, holdsContent: !storeContent && this.meta('contentHeld') !== null };
   }
 
   /** Whether `DELETE /v1/traces/{id}` erased the trace (its tombstone). */
