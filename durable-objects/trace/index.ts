@@ -3,11 +3,12 @@
  * `TraceDO`: one per tenant and trace id (`idFromName("<tenant>:<traceId>")`, src/traces/rpc.ts). A thin
  * driver over src/traces/store.ts and src/monitors/runner.ts: the spans the queue consumer appends (then matched
  * by the tenant's monitors), the reads of `GET /v1/traces/{id}`, the evaluations recorded on the trace, and the
- * one alarm: the trace complete after its quiet period (trace-scope monitors judge it), and the retention.
+ * one alarm: the trace complete after its quiet period (trace-scope monitors judge it, then a tenant that stores
+ * no content has its texts hashed), and the retention; and `DELETE /v1/traces/{id}`'s erasure.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
-import { applyLogLevel } from '../../src/config/vars.js';
+import { applyLogLevel, configOf } from '../../src/config/vars.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
 import { MonitorRunner } from '../../src/monitors/runner.js';
 import type { TraceRpc } from '../../src/traces/rpc.js';
@@ -26,11 +27,38 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
     this.monitors = new MonitorRunner({ sql: ctx.storage.sql, env, store: this.store });
   }
 
-  /** Keeps the spans not yet kept (idempotent on span id), then the tenant's monitors match the new ones. */
-  async append(tenant: string, traceId: string, spans: SpanRow[], retentionDays: number): Promise<AppendOutcome> {
-    const { added, index, fresh } = await this.store.append(tenant, traceId, spans, retentionDays);
-    await this.monitors.onSpans(tenant, traceId, fresh);
-    return { added, index };
+  /**
+   * Keeps the spans not yet kept (idempotent on span id), then the tenant's monitors match the new ones; texts a
+   * tenant does not store are erased at the quiet period's alarm, once the monitors have judged them.
+   */
+  async append(
+    tenant: string,
+    traceId: string,
+    spans: SpanRow[],
+    retentionDays: number,
+    storeContent = true,
+  ): Promise<AppendOutcome> {
+    const appended = await this.store.append(tenant, traceId, spans, retentionDays, storeContent);
+    await this.monitors.onSpans(tenant, traceId, appended.fresh);
+    if (appended.holdsContent && this.store.quietUntil() === null) {
+      const arrived = this.store.lastSpanAt() ?? Date.now();
+      await this.store.setQuietUntil(arrived + configOf(this.env).TRACE_QUIET_MS);
+    }
+    return { added: appended.added, index: appended.index };
+  }
+
+  /** The evaluations recorded on the trace, or null. */
+  links(tenant: string): Promise<TraceLink[] | null> {
+    const ids = this.store.ids();
+    return Promise.resolve(ids?.tenant === tenant && !this.store.deleted() ? this.store.links() : null);
+  }
+
+  /** Erases the trace (a tombstone stays) and its monitors' mark in D1. */
+  async erase(tenant: string): Promise<boolean> {
+    const ids = this.store.ids();
+    if (!ids || ids.tenant !== tenant) return false;
+    await this.monitors.forget(ids.tenant, ids.traceId);
+    return this.store.erase(tenant);
   }
 
   /** The trace in tree order as JSON text, or null. */
@@ -52,6 +80,8 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
       await this.monitors.onQuiet(ids.tenant, ids.traceId);
       await this.store.setQuietUntil(null);
     }
+    // Judged (a failure above retries the alarm with the texts still there): a tenant that stores none keeps hashes.
+    if (ids && this.store.holdsContent() && this.store.quietUntil() === null) await this.store.eraseContent();
     // Before the erasure, which forgets the ids: a failure retries the alarm with the trace still there.
     if (ids && this.store.expired()) await this.monitors.forget(ids.tenant, ids.traceId);
     await this.store.alarm();

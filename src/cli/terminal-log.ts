@@ -92,7 +92,10 @@ export function evaluationLine(e: EndedEvaluation, ts: number): string {
         ? e.winner === 'tie'
           ? 'tie'
           : `${e.winner} is better`
-        : `score ${e.score ?? '?'}`
+        : e.score !== null
+          ? `score ${e.score}`
+          : // Neither a winner nor a score: a certified judge abstained (its confidence under the guarantee's threshold).
+            'abstained, no verdict'
       : (e.errorCode ?? e.status);
   const confidence =
     e.status === 'succeeded' && e.confidence !== null ? ` (confidence ${Math.round(e.confidence * 100)}%)` : '';

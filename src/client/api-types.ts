@@ -1608,7 +1608,7 @@ export interface paths {
         put?: never;
         /**
          * Export spans (OTLP/HTTP)
-         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
+         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them (`TRACE_QUIET_MS` after its last span), then their sha-256. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
          */
         post: operations["exportTraces"];
         delete?: never;
@@ -1631,7 +1631,11 @@ export interface paths {
         get: operations["getTrace"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a trace
+         * @description Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or one created with `source`: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it arriving later (a re-export, a span still queued) is dropped. Idempotent: deleting again answers 204.
+         */
+        delete: operations["deleteTrace"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1646,7 +1650,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description Every monitor of the tenant, newest first, with its counts.
+         * @description The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 20) and `cursor` (the previous page's `nextCursor`; null on the last page).
          */
         get: operations["listMonitors"];
         put?: never;
@@ -9279,6 +9283,8 @@ export interface components {
             failed: number;
             /** @description Sampled matches not judged: the daily budget was spent. */
             skippedBudget: number;
+            /** @description Sampled traces (scope `trace`) not judged because no trajectory can be built from them: no step (no model call, tool call or failed span beside the root) or no request (no input on the root nor a user message in the first model call), or their texts were already erased (a tenant that stores no content, the root span arriving after the quiet period). Each is logged at info (`monitors.trace_unjudgeable`, with its reason). */
+            skippedUnjudgeable: number;
         };
         CreateMonitorRequest: {
             name: string;
@@ -9300,6 +9306,8 @@ export interface components {
         };
         MonitorList: {
             data: components["schemas"]["Monitor"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
         };
         UpdateMonitorRequest: {
             name?: string;
@@ -18852,9 +18860,98 @@ export interface operations {
             };
         };
     };
-    listMonitors: {
+    deleteTrace: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /** @description The trace id: 32 lowercase hex characters, as OTLP/JSON writes it. */
+                traceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (also when it was deleted before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: an unknown query parameter (see `issues`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no trace with this id for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: this key's request rate is used up: retry after `Retry-After` seconds. Every response of a rate-limited key carries `RateLimit-Policy` and `RateLimit`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal`: a bug; quote `requestId`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `config_invalid`, `auth_not_configured`: the deployment's configuration is invalid (an operator must fix it; the logs name the variable), or it sets no ADMIN_TOKEN or API_KEYS (closed by default; ALLOW_ANONYMOUS=true opens /v1 for local development). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -124,6 +124,18 @@ export function trajectoryTask(spans: readonly NormalizedSpan[], def: MonitorDef
   };
 }
 
+/**
+ * Why {@link trajectoryTask} builds no task of the trace, or null when it does: `no_step` (nothing but structure:
+ * no model call, tool call or failed span beside the root) or `no_request` (no input on the root and no user
+ * message or input in the first model call).
+ */
+export function unjudgeable(spans: readonly NormalizedSpan[], def: MonitorDefinition): 'no_step' | 'no_request' | null {
+  if (trajectoryTask(spans, def) !== null) return null;
+  const root = spans.find((s) => s.parentSpanId === null) ?? spans[0];
+  const steps = spans.filter((s) => s !== root || root.genAi.type === 'llm' || root.genAi.type === 'tool').map(stepOf);
+  return steps.some((s) => s !== null) ? 'no_request' : 'no_step';
+}
+
 /** A sample task of the scope's kind, to check at creation that the judge takes it. */
 export function sampleTask(def: MonitorDefinition): Task {
   if (def.scope === 'trace')

@@ -26,6 +26,7 @@ import {
   MonitorParams,
   MonitorSchema,
   UpdateMonitorRequestSchema,
+  MonitorListQuery,
 } from './schemas.js';
 import { createMonitor, listMonitorsView, patchMonitor, readMonitor, removeMonitor } from './service.js';
 
@@ -115,9 +116,11 @@ const list = createRoute({
   operationId: 'listMonitors',
   tags: TAGS,
   summary: 'List monitors',
-  description: 'Every monitor of the tenant, newest first, with its counts.',
+  description:
+    "The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 20) and `cursor` " +
+    "(the previous page's `nextCursor`; null on the last page).",
   ...scoped('read'),
-  request: { query: NoQuery },
+  request: { query: MonitorListQuery },
   responses: v1Responses({ 200: jsonResponse(MonitorListSchema, 'The monitors.'), 400: BAD_QUERY }),
 });
 
@@ -186,7 +189,7 @@ export const monitors = new OpenAPIHono<TenantEnv>()
     c.header('Location', `/v1/monitors/${body.id}`);
     return c.json(body, 201);
   })
-  .openapi(list, async (c) => c.json(await listMonitorsView(c.env, c.var.tenant), 200))
+  .openapi(list, async (c) => c.json(await listMonitorsView(c.env, c.var.tenant, c.req.valid('query')), 200))
   .openapi(get, async (c) => c.json(await readMonitor(c.env, c.var.tenant, c.req.valid('param').id), 200))
   .openapi(update, async (c) =>
     c.json(await patchMonitor(c.env, c.var.tenant, c.req.valid('param').id, c.req.valid('json')), 200),

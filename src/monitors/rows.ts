@@ -84,6 +84,26 @@ export async function listMonitors(db: D1Database, tenant: string, activeOnly = 
   return results.map(recordOf);
 }
 
+/**
+ * A page of the tenant's monitors, newest first: at most `limit` + 1 (the extra one says a next page exists),
+ * after the keyset position `after` (the previous page's last `createdAt` and id) when given.
+ */
+export async function monitorsPage(
+  db: D1Database,
+  tenant: string,
+  limit: number,
+  after: { t: number; i: string } | null,
+): Promise<MonitorRecord[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM monitors WHERE tenant = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
+       ORDER BY created_at DESC, id DESC LIMIT ?4`,
+    )
+    .bind(tenant, after?.t ?? null, after?.i ?? null, limit + 1)
+    .all<MonitorRow>();
+  return results.map(recordOf);
+}
+
 /** Replaces a monitor's definition and pause flag; true when it exists. */
 export async function updateMonitor(db: D1Database, m: MonitorRecord): Promise<boolean> {
   const r = await db
@@ -107,6 +127,8 @@ export interface DayCounts {
   matched: number;
   sampled: number;
   skippedBudget: number;
+  /** Sampled matches with nothing a judge can take (./match.ts `unjudgeable`). */
+  skippedUnjudgeable: number;
 }
 
 /** The UTC day of `ms`, `YYYY-MM-DD`. */
@@ -134,22 +156,32 @@ export interface CountSet extends DayCounts {
 export async function addCountSets(db: D1Database, tenant: string, sets: readonly CountSet[]): Promise<void> {
   if (sets.length === 0) return;
   const json = JSON.stringify(
-    sets.map((c) => [c.traceId, c.seq, c.monitorId, c.day, c.matched, c.sampled, c.skippedBudget]),
+    sets.map((c) => [
+      c.traceId,
+      c.seq,
+      c.monitorId,
+      c.day,
+      c.matched,
+      c.sampled,
+      c.skippedBudget,
+      c.skippedUnjudgeable,
+    ]),
   );
   await db.batch([
     db
       .prepare(
-        `INSERT INTO monitor_days (tenant, monitor_id, day, matched, sampled, skipped_budget)
-         SELECT ?1, s.monitor_id, s.day, SUM(s.matched), SUM(s.sampled), SUM(s.skipped)
+        `INSERT INTO monitor_days (tenant, monitor_id, day, matched, sampled, skipped_budget, skipped_unjudgeable)
+         SELECT ?1, s.monitor_id, s.day, SUM(s.matched), SUM(s.sampled), SUM(s.skipped), SUM(s.unjudgeable)
          FROM (SELECT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS seq,
                  json_extract(value, '$[2]') AS monitor_id, json_extract(value, '$[3]') AS day,
                  json_extract(value, '$[4]') AS matched, json_extract(value, '$[5]') AS sampled,
-                 json_extract(value, '$[6]') AS skipped
+                 json_extract(value, '$[6]') AS skipped, COALESCE(json_extract(value, '$[7]'), 0) AS unjudgeable
                FROM json_each(?2)) AS s
          WHERE s.seq > COALESCE((SELECT k.seq FROM monitor_count_marks k WHERE k.tenant = ?1 AND k.trace_id = s.trace_id), 0)
          GROUP BY s.monitor_id, s.day
          ON CONFLICT (tenant, monitor_id, day) DO UPDATE SET matched = matched + excluded.matched,
-           sampled = sampled + excluded.sampled, skipped_budget = skipped_budget + excluded.skipped_budget`,
+           sampled = sampled + excluded.sampled, skipped_budget = skipped_budget + excluded.skipped_budget,
+           skipped_unjudgeable = skipped_unjudgeable + excluded.skipped_unjudgeable`,
       )
       .bind(tenant, json),
     db
@@ -174,7 +206,8 @@ export async function monitorCounts(db: D1Database, tenant: string, id: string):
     db
       .prepare(
         `SELECT COALESCE(SUM(matched), 0) AS matched, COALESCE(SUM(sampled), 0) AS sampled,
-           COALESCE(SUM(skipped_budget), 0) AS skipped FROM monitor_days WHERE tenant = ? AND monitor_id = ?`,
+           COALESCE(SUM(skipped_budget), 0) AS skipped, COALESCE(SUM(skipped_unjudgeable), 0) AS unjudgeable
+         FROM monitor_days WHERE tenant = ? AND monitor_id = ?`,
       )
       .bind(tenant, id),
     db
@@ -184,7 +217,7 @@ export async function monitorCounts(db: D1Database, tenant: string, id: string):
       )
       .bind(tenant, id),
   ]);
-  const d = days?.results[0] as { matched: number; sampled: number; skipped: number } | undefined;
+  const d = days?.results[0] as { matched: number; sampled: number; skipped: number; unjudgeable: number } | undefined;
   const e = ended?.results[0] as { succeeded: number; failed: number } | undefined;
   return {
     matched: d?.matched ?? 0,
@@ -192,6 +225,7 @@ export async function monitorCounts(db: D1Database, tenant: string, id: string):
     succeeded: e?.succeeded ?? 0,
     failed: e?.failed ?? 0,
     skippedBudget: d?.skipped ?? 0,
+    skippedUnjudgeable: d?.unjudgeable ?? 0,
   };
 }
 

@@ -24,7 +24,7 @@ import type { Task } from '../engine/task.js';
 import { log, logs } from '../log/log.js';
 import type { NormalizedSpan } from '../traces/span-schema.js';
 import type { StoredTrace, TraceLink, TraceStore } from '../traces/store.js';
-import { judgeableSpan, matchesFilter, sampled, spanTask, trajectoryTask } from './match.js';
+import { judgeableSpan, matchesFilter, sampled, spanTask, trajectoryTask, unjudgeable } from './match.js';
 import type { CountSet, DayCounts, MonitorRecord } from './rows.js';
 import { addCountSets, dayOf, deleteCountMark } from './rows.js';
 import { activeMonitors, judgeMatch } from './service.js';
@@ -36,7 +36,7 @@ import { activeMonitors, judgeMatch } from './service.js';
 const TRACE_KEY = '';
 
 /** A judgment's state in the object. */
-type State = 'pending' | 'created' | 'skipped_budget' | 'refused' | 'unsampled';
+type State = 'pending' | 'created' | 'skipped_budget' | 'skipped_unjudgeable' | 'refused' | 'unsampled';
 
 /** What the runner needs from its object. */
 export interface MonitorRunnerDeps {
@@ -61,7 +61,7 @@ export class MonitorRunner {
          evaluation_id TEXT, PRIMARY KEY (monitor_id, span_id));
        CREATE TABLE IF NOT EXISTS count_sets (seq INTEGER NOT NULL, monitor_id TEXT NOT NULL, day TEXT NOT NULL,
          matched INTEGER NOT NULL, sampled INTEGER NOT NULL, skipped_budget INTEGER NOT NULL,
-         PRIMARY KEY (seq, monitor_id, day));
+         skipped_unjudgeable INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (seq, monitor_id, day));
        CREATE TABLE IF NOT EXISTS count_seq (id INTEGER PRIMARY KEY CHECK (id = 0), seq INTEGER NOT NULL);`,
     );
   }
@@ -71,8 +71,9 @@ export class MonitorRunner {
    * run as the decisions (no await between): the object's storage commits both or neither.
    */
   private record(counts: ReadonlyMap<string, DayCounts>): void {
-    const rows = [...counts].filter(([, c]) => c.matched + c.sampled + c.skippedBudget > 0);
+    const rows = [...counts].filter(([, c]) => c.matched + c.sampled + c.skippedBudget + c.skippedUnjudgeable > 0);
     if (rows.length === 0) return;
+    if (rows.some(([, c]) => c.skippedUnjudgeable > 0)) this.unjudgeableColumn();
     const now = this.now();
     const { seq } = this.deps.sql
       .exec<{ seq: number }>(
@@ -82,24 +83,42 @@ export class MonitorRunner {
       )
       .one();
     const day = dayOf(now);
-    for (const [monitorId, c] of rows)
+    for (const [monitorId, c] of rows) {
+      // The column named only when used: a table made before it has it only once unjudgeableColumn added it.
+      const extra = c.skippedUnjudgeable > 0 ? [c.skippedUnjudgeable] : [];
       this.deps.sql.exec(
-        'INSERT INTO count_sets (seq, monitor_id, day, matched, sampled, skipped_budget) VALUES (?, ?, ?, ?, ?, ?)',
+        `INSERT INTO count_sets (seq, monitor_id, day, matched, sampled, skipped_budget${extra.length > 0 ? ', skipped_unjudgeable' : ''})
+         VALUES (?, ?, ?, ?, ?, ?${extra.length > 0 ? ', ?' : ''})`,
         seq,
         monitorId,
         day,
         c.matched,
         c.sampled,
         c.skippedBudget,
+        ...extra,
       );
+    }
+  }
+
+  /** Adds `skipped_unjudgeable` to a `count_sets` made before it (rare: only when such a count is kept). */
+  private unjudgeableColumn(): void {
+    const columns = this.deps.sql.exec<{ name: string }>('PRAGMA table_info(count_sets)').toArray();
+    if (!columns.some((c) => c.name === 'skipped_unjudgeable'))
+      this.deps.sql.exec('ALTER TABLE count_sets ADD COLUMN skipped_unjudgeable INTEGER NOT NULL DEFAULT 0');
   }
 
   /** Sends the unsent count sets to D1 (added once each, however often sent), then forgets them. */
   private async flush(tenant: string, traceId: string): Promise<void> {
     const sets: CountSet[] = this.deps.sql
-      .exec<{ seq: number; monitor_id: string; day: string; matched: number; sampled: number; skipped_budget: number }>(
-        'SELECT seq, monitor_id, day, matched, sampled, skipped_budget FROM count_sets',
-      )
+      .exec<{
+        seq: number;
+        monitor_id: string;
+        day: string;
+        matched: number;
+        sampled: number;
+        skipped_budget: number;
+        skipped_unjudgeable?: number;
+      }>('SELECT * FROM count_sets')
       .toArray()
       .map((r) => ({
         traceId,
@@ -109,6 +128,7 @@ export class MonitorRunner {
         matched: r.matched,
         sampled: r.sampled,
         skippedBudget: r.skipped_budget,
+        skippedUnjudgeable: r.skipped_unjudgeable ?? 0,
       }));
     if (sets.length === 0) return;
     await addCountSets(tenantDb(this.deps.env, tenant), tenant, sets);
@@ -169,7 +189,7 @@ export class MonitorRunner {
         if (!judgeableSpan(span) || !matchesFilter(m.definition.filter, span)) continue;
         const keep = sampled(m.definition.sampleRate, m.id, traceId, span.spanId);
         if (!this.decide(m.id, span.spanId, keep ? 'pending' : 'unsampled')) continue;
-        bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0 });
+        bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0, skippedUnjudgeable: 0 });
       }
     }
     this.record(counts);
@@ -207,7 +227,7 @@ export class MonitorRunner {
       // Spans kept before the root arrived were not looked at then (no root yet): once, when it arrives.
       const matched = fresh.some(matches) || (rootIsNew && (kept ??= this.deps.store.spans()).some(matches));
       if (matched && this.decide(m.id, TRACE_KEY, 'unsampled'))
-        bump(counts, m.id, { matched: 1, sampled: 0, skippedBudget: 0 });
+        bump(counts, m.id, { matched: 1, sampled: 0, skippedBudget: 0, skippedUnjudgeable: 0 });
     }
     return quiet;
   }
@@ -225,7 +245,7 @@ export class MonitorRunner {
         if (!trace.spans.some((s) => matchesFilter(m.definition.filter, s))) continue;
         const keep = sampled(m.definition.sampleRate, m.id, traceId, null);
         if (!this.decide(m.id, TRACE_KEY, keep ? 'pending' : 'unsampled')) continue;
-        bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0 });
+        bump(counts, m.id, { matched: 1, sampled: keep ? 1 : 0, skippedBudget: 0, skippedUnjudgeable: 0 });
       }
     }
     this.record(counts);
@@ -254,9 +274,19 @@ export class MonitorRunner {
     let failure: Error | null = null;
     for (const row of rows) {
       const m = monitors.find((x) => x.id === row.monitor_id);
-      const task = m && trace ? taskFor(m, trace, row.span_id) : null;
+      // A trace whose texts were erased (a tenant that stores no content) would be judged on hashes.
+      const erased = row.span_id === TRACE_KEY && this.deps.store.contentErasedAt() !== null;
+      const task = m && trace && !erased ? taskFor(m, trace, row.span_id) : null;
       // A trace's judgment is shown on its root span.
       const spanId = row.span_id === TRACE_KEY ? trace?.rootSpanId : row.span_id;
+      if (m && trace && task === null && row.span_id === TRACE_KEY) {
+        // Counted and logged: a sampled trace never judged would otherwise vanish from the counts.
+        const reason = erased ? 'content_erased' : (unjudgeable(trace.spans, m.definition) ?? 'no_task');
+        log('info', 'monitors.trace_unjudgeable', { tenant, monitorId: m.id, traceId, reason });
+        this.settle(m.id, row.span_id, 'skipped_unjudgeable', null);
+        this.record(new Map([[m.id, { matched: 0, sampled: 0, skippedBudget: 0, skippedUnjudgeable: 1 }]]));
+        continue;
+      }
       if (!m || !task || !spanId) {
         // Deleted or paused meanwhile, or nothing to judge: decided, never judged.
         this.settle(row.monitor_id, row.span_id, 'refused', null);
@@ -283,7 +313,7 @@ export class MonitorRunner {
             });
         } else if (outcome.kind === 'skipped_budget') {
           this.settle(m.id, row.span_id, 'skipped_budget', null);
-          this.record(new Map([[m.id, { matched: 0, sampled: 0, skippedBudget: 1 }]]));
+          this.record(new Map([[m.id, { matched: 0, sampled: 0, skippedBudget: 1, skippedUnjudgeable: 0 }]]));
         } else {
           log('warn', 'monitors.judge_refused', {
             tenant,
@@ -311,10 +341,11 @@ function taskFor(m: MonitorRecord, trace: StoredTrace, spanId: string): Task | n
 }
 
 function bump(counts: Map<string, DayCounts>, id: string, add: DayCounts): void {
-  const c = counts.get(id) ?? { matched: 0, sampled: 0, skippedBudget: 0 };
+  const c = counts.get(id) ?? { matched: 0, sampled: 0, skippedBudget: 0, skippedUnjudgeable: 0 };
   counts.set(id, {
     matched: c.matched + add.matched,
     sampled: c.sampled + add.sampled,
     skippedBudget: c.skippedBudget + add.skippedBudget,
+    skippedUnjudgeable: c.skippedUnjudgeable + add.skippedUnjudgeable,
   });
 }

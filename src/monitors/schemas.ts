@@ -140,6 +140,16 @@ export const MonitorCountsSchema = z
     succeeded: z.number().int().nonnegative().describe('Its evaluations that succeeded.'),
     failed: z.number().int().nonnegative().describe('Its evaluations that failed or were cancelled.'),
     skippedBudget: z.number().int().nonnegative().describe('Sampled matches not judged: the daily budget was spent.'),
+    skippedUnjudgeable: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'Sampled traces (scope `trace`) not judged because no trajectory can be built from them: no step (no model call, tool ' +
+          'call or failed span beside the root) or no request (no input on the root nor a user message in the first model call), or ' +
+          'their texts were already erased (a tenant that stores no content, the root span arriving after the quiet period). ' +
+          'Each is logged at info (`monitors.trace_unjudgeable`, with its reason).',
+      ),
   })
   .strict()
   .meta({ id: 'MonitorCounts' });
@@ -179,7 +189,10 @@ export type Monitor = z.infer<typeof MonitorSchema>;
 
 /** Answer to `GET /v1/monitors`: every monitor of the tenant, newest first. */
 export const MonitorListSchema = z
-  .object({ data: z.array(MonitorSchema).max(MAX_MONITORS) })
+  .object({
+    data: z.array(MonitorSchema).max(MAX_MONITORS),
+    nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last.' }),
+  })
   .strict()
   .meta({ id: 'MonitorList' });
 
@@ -191,3 +204,24 @@ export const MonitorParams = z.object({
     .max(64)
     .openapi({ param: { description: 'The monitor id (`mon_…`).' }, example: 'mon_00a1b2c3d4e5f6a78b9c0d1e2f3a4b5c' }),
 });
+
+/** Query of `GET /v1/monitors`: a page, newest first. */
+export const MonitorListQuery = z
+  .object({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .openapi({ param: { description: 'Page size, 1-100 (default 20).' }, example: 20 }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ param: { description: "The previous page's `nextCursor`." } }),
+  })
+  .strict();
+/** Query of `GET /v1/monitors`. */
+export type MonitorListQueryInput = z.infer<typeof MonitorListQuery>;

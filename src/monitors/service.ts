@@ -9,6 +9,8 @@ import type { Bindings } from '../config/bindings.js';
 import { newRecordId, tenantDb } from '../config/d1-shards.js';
 import type { Task } from '../engine/task.js';
 import { ApiError } from '../http/errors.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { z } from '@hono/zod-openapi';
 import type { EvaluationSource } from '../evaluations/source.js';
 import type { CreateEvaluationRequest } from '../evaluations/schemas.js';
 import { createEvaluationJob } from '../evaluations/service.js';
@@ -26,11 +28,18 @@ import {
   getMonitor,
   insertMonitor,
   listMonitors,
+  monitorsPage,
   monitorCounts,
   spendSince,
   updateMonitor,
 } from './rows.js';
-import type { CreateMonitorRequest, Monitor, MonitorDefinition, UpdateMonitorRequest } from './schemas.js';
+import type {
+  CreateMonitorRequest,
+  Monitor,
+  MonitorDefinition,
+  MonitorListQueryInput,
+  UpdateMonitorRequest,
+} from './schemas.js';
 import { MAX_MONITORS } from './schemas.js';
 
 /** How long an isolate keeps a tenant's active monitors before reading them again: 5,000 ms. */
@@ -80,7 +89,8 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   try {
     planTask(
       judge,
-      sampleTask({ ...d, judge: { ...d.judge, aspect: d.judge.aspect ?? PLACEHOLDER_ASPECT } }),
+      // The placeholder even when an aspect is given: this step checks the task's kind, the next the aspect.
+      sampleTask({ ...d, judge: { ...d.judge, aspect: PLACEHOLDER_ASPECT } }),
       'task',
       rubric?.content,
     );
@@ -90,7 +100,13 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   try {
     planTask(judge, sampleTask(d), 'task', rubric?.content);
   } catch (err) {
-    throw named(err, () => 'judge.aspect');
+    // An aspect the judge does not know lacks its description: name that field, not the aspect as a whole.
+    const noDescription =
+      d.judge.aspect !== undefined &&
+      d.judge.aspect.description === undefined &&
+      err instanceof Error &&
+      err.message.includes('aspect.description');
+    throw named(err, () => (noDescription ? 'judge.aspect.description' : 'judge.aspect'));
   }
   if (d.webhook) {
     requireWebhookUrl(env, d.webhook.url, 'webhook.url');
@@ -153,11 +169,27 @@ export async function readMonitor(env: Bindings, tenant: string, id: string): Pr
   return view(env, await requireMonitor(env, tenant, id));
 }
 
-/** Every monitor of the tenant, newest first, with counts. */
-export async function listMonitorsView(env: Bindings, tenant: string): Promise<{ data: Monitor[] }> {
-  const all = await listMonitors(tenantDb(env, tenant), tenant);
-  return { data: await Promise.all(all.map((m) => view(env, m))) };
+/**
+ * A page of the tenant's monitors, newest first, with counts (`limit`, default 20; `cursor`, the previous page's `nextCursor`).
+ * @throws ApiError 400 naming `cursor` for a cursor this API did not make.
+ */
+export async function listMonitorsView(
+  env: Bindings,
+  tenant: string,
+  q: MonitorListQueryInput,
+): Promise<{ data: Monitor[]; nextCursor: string | null }> {
+  const after = q.cursor === undefined ? null : decodeCursor(q.cursor, MonitorCursorSchema);
+  const rows = await monitorsPage(tenantDb(env, tenant), tenant, q.limit, after);
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    data: await Promise.all(page.map((m) => view(env, m))),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ t: last.createdAt, i: last.id }) : null,
+  };
 }
+
+/** A monitors page's position: the last row's `createdAt` and id. */
+const MonitorCursorSchema = z.object({ t: z.number().int(), i: z.string() }).strict();
 
 /** Changes the given fields (`null` clears an optional one), checked as at creation. @throws ApiError 400, 404. */
 export async function patchMonitor(

@@ -25,7 +25,8 @@ function answer(encoding: OtlpEncoding, status: number, json: object, protobuf: 
 }
 
 /**
- * Handles one export request of `tenant` (see the module note).
+ * Handles one export request of `tenant` (see the module note); `storeContent` false (a tenant that stores no
+ * content) has the spans' texts hashed once their trace's monitors have judged them (src/traces/store.ts).
  * @throws ApiError 415 for another Content-Type or Content-Encoding, 413 past `OTLP_MAX_BODY_BYTES` or
  *   `OTLP_MAX_SPANS`, 400 for a body that does not decode, 503 when the queue refuses the spans (retryable).
  */
@@ -34,6 +35,7 @@ export async function exportTraces(
   request: Request,
   tenant: string,
   retentionDays: number,
+  storeContent = true,
 ): Promise<Response> {
   const encoding = encodingOf(request.headers.get('content-type') ?? undefined);
   if (encoding === null) {
@@ -56,7 +58,7 @@ export async function exportTraces(
   const read = normalizeRequest(req);
   let tooLarge = 0;
   try {
-    tooLarge = (await enqueueSpans(env, tenant, retentionDays, read.spans)).tooLarge;
+    tooLarge = (await enqueueSpans(env, tenant, retentionDays, read.spans, storeContent)).tooLarge;
   } catch (e) {
     log('error', 'traces.enqueue_failed', { tenant, spans: read.spans.length, error: messageOf(e) });
     throw new ApiError(

@@ -49,6 +49,8 @@ export const SpansMessageSchema = z
      */
     traceId: TraceIdSchema.optional(),
     retentionDays: z.number().int().min(0),
+    /** False for a tenant that stores no content (absent: stored, as messages queued before it read). */
+    storeContent: z.literal(false).optional(),
     spans: z.array(NormalizedSpanSchema).min(1),
   })
   .strict();
@@ -71,6 +73,7 @@ export function spanMessages(
   tenant: string,
   retentionDays: number,
   spans: readonly NormalizedSpan[],
+  storeContent = true,
 ): { messages: { body: SpansMessage; bytes: number }[]; tooLarge: number } {
   const byTrace = new Map<string, NormalizedSpan[]>();
   for (const s of spans) {
@@ -83,7 +86,11 @@ export function spanMessages(
   let current: NormalizedSpan[] = [];
   let bytes = 0;
   const flush = () => {
-    if (current.length > 0) messages.push({ body: { tenant, retentionDays, spans: current }, bytes: bytes + 200 });
+    if (current.length > 0)
+      messages.push({
+        body: { tenant, retentionDays, ...(storeContent ? {} : { storeContent: false }), spans: current },
+        bytes: bytes + 200,
+      });
     current = [];
     bytes = 0;
   };
@@ -105,7 +112,7 @@ export function spanMessages(
 }
 
 /**
- * Sends the export's spans to the queue.
+ * Sends the export's spans to the queue (`storeContent` false: the tenant stores no content, default true).
  * @throws when the queue refuses a send (the caller answers 503, retryable: a repeat adds nothing twice).
  */
 export async function enqueueSpans(
@@ -113,8 +120,9 @@ export async function enqueueSpans(
   tenant: string,
   retentionDays: number,
   spans: readonly NormalizedSpan[],
+  storeContent = true,
 ): Promise<Enqueued> {
-  const { messages, tooLarge } = spanMessages(tenant, retentionDays, spans);
+  const { messages, tooLarge } = spanMessages(tenant, retentionDays, spans, storeContent);
   const sends: { body: SpansMessage }[][] = [];
   let batch: { body: SpansMessage }[] = [];
   let bytes = 0;
@@ -178,7 +186,14 @@ function warnIfWaiting(metrics: readonly (QueueSendBatchMetrics | undefined)[], 
 export async function deliverSpanMessages(env: Bindings, messages: readonly SpansMessage[]): Promise<boolean[]> {
   const traces = new Map<
     string,
-    { tenant: string; traceId: string; retentionDays: number; spans: NormalizedSpan[]; from: Set<number> }
+    {
+      tenant: string;
+      traceId: string;
+      retentionDays: number;
+      storeContent: boolean;
+      spans: NormalizedSpan[];
+      from: Set<number>;
+    }
   >();
   messages.forEach((m, i) => {
     for (const s of m.spans) {
@@ -187,6 +202,7 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
         tenant: m.tenant,
         traceId: s.traceId,
         retentionDays: 0,
+        storeContent: true,
         spans: [],
         from: new Set<number>(),
       };
@@ -194,6 +210,7 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
       t.spans.push(s);
       t.from.add(i);
       t.retentionDays = Math.max(t.retentionDays, m.retentionDays);
+      if (m.storeContent === false) t.storeContent = false;
     }
   });
   const ok = messages.map(() => true);
@@ -209,6 +226,7 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
             t.traceId,
             spanRows(t.spans),
             t.retentionDays,
+            t.storeContent,
           );
         } finally {
           waiting.delete(t);
@@ -225,6 +243,8 @@ export async function deliverSpanMessages(env: Bindings, messages: readonly Span
       for (const m of t.from) ok[m] = false;
       return;
     }
+    // A deleted trace keeps no row.
+    if (o.value.index === null) return;
     const tenantRows = rows.get(t.tenant);
     if (tenantRows) tenantRows.push({ index: o.value.index, from: t.from });
     else rows.set(t.tenant, [{ index: o.value.index, from: t.from }]);

@@ -1,7 +1,7 @@
 /**
  * @module
  * `POST /v1/traces` (OTLP/HTTP, the OTLP default path: an exporter pointed at the deployment works unchanged)
- * and `GET /v1/traces/{traceId}`. Both authenticate with the tenant's key like every `/v1` route.
+ * and `GET` / `DELETE /v1/traces/{traceId}`. All authenticate with the tenant's key like every `/v1` route.
  */
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { BAD_QUERY, errorResponse, jsonResponse, NoQuery, notFound, v1Responses } from '../http/responses.js';
@@ -10,6 +10,7 @@ import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import { configOf } from '../config/vars.js';
 import { exportTraces } from './export.js';
 import { readTrace } from './read.js';
+import { eraseTrace } from './erase.js';
 import { inOtlpShape } from './otlp-errors.js';
 import { OtlpExportResponseSchema, ProtobufBodySchema, TraceParams, TraceSchema } from './schemas.js';
 
@@ -71,6 +72,8 @@ const exportRoute = createRoute({
     'exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). ' +
     "Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace " +
     "(one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. " +
+    "A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them " +
+    '(`TRACE_QUIET_MS` after its last span), then their sha-256. ' +
     'A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and ' +
     '`OTLP_MAX_SPANS` per request, 413 past either.',
   middleware: [requireScope('evaluations:write')] as const,
@@ -137,9 +140,38 @@ const getRoute = createRoute({
   responses: v1Responses({ 200: jsonResponse(TraceSchema, 'The trace.'), 400: BAD_QUERY, 404: notFound('trace') }),
 });
 
+const removeRoute = createRoute({
+  method: 'delete',
+  path: '/{traceId}',
+  operationId: 'deleteTrace',
+  tags: TAGS,
+  summary: 'Delete a trace',
+  description:
+    "Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or one " +
+    'created with `source`: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it ' +
+    'arriving later (a re-export, a span still queued) is dropped. Idempotent: deleting again answers 204.',
+  ...scoped('evaluations:write'),
+  request: { params: TraceParams, query: NoQuery },
+  responses: v1Responses({
+    204: { description: 'Deleted (also when it was deleted before).' },
+    400: BAD_QUERY,
+    404: notFound('trace'),
+  }),
+});
+
 /** The `/v1/traces` routes. */
 export const traces = new OpenAPIHono<TenantEnv>()
   .openapi(exportRoute, (c) =>
-    exportTraces(c.env, c.req.raw, c.var.tenant, c.var.auth.limits?.retentionDays ?? configOf(c.env).RETENTION_DAYS),
+    exportTraces(
+      c.env,
+      c.req.raw,
+      c.var.tenant,
+      c.var.auth.limits?.retentionDays ?? configOf(c.env).RETENTION_DAYS,
+      c.var.auth.limits?.storeContent ?? true,
+    ),
   )
-  .openapi(getRoute, async (c) => c.json(await readTrace(c.env, c.var.tenant, c.req.valid('param').traceId), 200));
+  .openapi(getRoute, async (c) => c.json(await readTrace(c.env, c.var.tenant, c.req.valid('param').traceId), 200))
+  .openapi(removeRoute, async (c) => {
+    await eraseTrace(c.env, c.var.tenant, c.req.valid('param').traceId);
+    return c.body(null, 204);
+  });

@@ -7,10 +7,20 @@ import type { AppendOutcome, SpanRow, TraceLink } from './store.js';
 
 /** What a trace's object answers. */
 export interface TraceRpc {
-  /** Keeps the spans not yet kept (idempotent on span id). */
-  append(tenant: string, traceId: string, spans: SpanRow[], retentionDays: number): Promise<AppendOutcome>;
+  /** Keeps the spans not yet kept (idempotent on span id); `storeContent` false erases their texts once judged. */
+  append(
+    tenant: string,
+    traceId: string,
+    spans: SpanRow[],
+    retentionDays: number,
+    storeContent?: boolean,
+  ): Promise<AppendOutcome>;
   /** The trace in tree order as JSON text (a `StoredTrace`, ./store.ts: spans hold arbitrary JSON), or null. */
   read(tenant: string): Promise<string | null>;
+  /** The evaluations recorded on the trace, or null when the object keeps none of `tenant`'s (or it was deleted). */
+  links(tenant: string): Promise<TraceLink[] | null>;
+  /** Erases the trace and leaves a tombstone (idempotent); false when the object never kept `tenant`'s trace. */
+  erase(tenant: string): Promise<boolean>;
   /** Records an evaluation made of the trace (idempotent on its id), even before the trace's spans arrive. */
   link(tenant: string, traceId: string, link: TraceLink): Promise<void>;
 }

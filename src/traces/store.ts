@@ -8,13 +8,20 @@
  *   its root span arrives) and answered with every append: the consumer writes the rows of a message's traces in
  *   one D1 batch, and a row unchanged writes nothing;
  * - the trace is kept for the tenant's retention after its last span (the object's alarm erases it and its
- *   index row; `retentionDays` 0 keeps it).
+ *   index row; `retentionDays` 0 keeps it);
+ * - a tenant that stores no content (`storeContent: false`): the spans' texts are kept until the trace's monitors
+ *   have taken them, the quiet period after its last span (`TRACE_QUIET_MS`), then each becomes its sha-256
+ *   ({@link TraceStore.eraseContent}, ./content.ts);
+ * - `DELETE /v1/traces/{id}` erases it all at once ({@link TraceStore.erase}) and leaves a tombstone, so a span
+ *   arriving later (a queue redelivery, a re-export) is dropped rather than kept again.
  */
 import type { NormalizedSpan } from './span-schema.js';
 import { NormalizedSpanSchema } from './span-schema.js';
 import type { TraceIndexRow } from './index-rows.js';
 import { deleteIndexRow } from './index-rows.js';
 import { nanosToMs, treeOrder } from './tree.js';
+import { scrubSql } from '../config/sqlite-scrub.js';
+import { withoutContent } from './content.js';
 
 /** A day in ms. */
 const DAY_MS = 86_400_000;
@@ -68,13 +75,18 @@ function ownSpan(body: string): NormalizedSpan {
 export interface AppendOutcome {
   /** Spans new to the trace (the rest were already kept). */
   added: number;
-  /** The trace's index row as it stands, for the caller to write (every answer carries it: a repeat heals a lost write). */
-  index: TraceIndexRow;
+  /**
+   * The trace's index row as it stands, for the caller to write (every answer carries it: a repeat heals a lost
+   * write); null for a deleted trace, which keeps none.
+   */
+  index: TraceIndexRow | null;
 }
 
 /** What an append did, for the trace's object itself: the new spans too (what monitors match). */
 export interface Appended extends AppendOutcome {
   fresh: NormalizedSpan[];
+  /** Whether the spans' texts await {@link TraceStore.eraseContent} (a tenant that stores no content). */
+  holdsContent: boolean;
 }
 
 /** An evaluation made of the trace, as its object records it (the status and verdict are in D1). */
@@ -130,9 +142,17 @@ export class TraceStore {
    * Keeps the spans not yet kept, remakes the index row when the trace is new or its root arrived, and arms the
    * retention alarm. Safe to repeat.
    * @param retentionDays the tenant's retention (days after the last span; 0 = until deleted).
+   * @param storeContent false for a tenant that stores no content: the texts are erased once judged (see the module note).
    */
-  async append(tenant: string, traceId: string, spans: readonly SpanRow[], retentionDays: number): Promise<Appended> {
+  async append(
+    tenant: string,
+    traceId: string,
+    spans: readonly SpanRow[],
+    retentionDays: number,
+    storeContent = true,
+  ): Promise<Appended> {
     this.claim(tenant, traceId);
+    if (this.deleted()) return { added: 0, index: null, fresh: [], holdsContent: false };
     let added = 0;
     const fresh: NormalizedSpan[] = [];
     let root: NormalizedSpan | null = null;
@@ -153,6 +173,7 @@ export class TraceStore {
     }
     const now = this.now();
     if (added > 0) this.setMeta('lastSpanAt', String(now));
+    if (added > 0 && !storeContent) this.setMeta('contentHeld', '1');
     if (root !== null) this.setMeta('root', root.spanId);
     const kept = this.meta('index');
     let index: TraceIndexRow | null = kept === null ? null : (JSON.parse(kept) as TraceIndexRow);
@@ -174,7 +195,70 @@ export class TraceStore {
       this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
       await this.rearm();
     }
-    return { added, index, fresh };
+    // A storing tenant's append reads nothing more (every span of every export passes here).
+    return { added, index, fresh, holdsContent: !storeContent && this.meta('contentHeld') !== null };
+  }
+
+  /** Whether `DELETE /v1/traces/{id}` erased the trace (its tombstone). */
+  deleted(): boolean {
+    return this.meta('deletedAt') !== null;
+  }
+
+  /** Whether spans' texts await {@link eraseContent} (a tenant that stores no content). */
+  holdsContent(): boolean {
+    return this.meta('contentHeld') !== null;
+  }
+
+  /** When {@link eraseContent} last hashed texts (epoch ms), or null: a trace-scope judgment after it would see hashes. */
+  contentErasedAt(): number | null {
+    const at = this.meta('contentErasedAt');
+    return at === null ? null : Number(at);
+  }
+
+  /**
+   * Each span's texts replaced by their sha-256 (./content.ts), each old body overwritten in place first so the
+   * file's free space keeps no copy (src/config/sqlite-scrub.ts). Idempotent: a hashed text stays as it is.
+   */
+  async eraseContent(): Promise<void> {
+    const rows = this.deps.sql.exec<{ span_id: string; body: string }>('SELECT span_id, body FROM spans').toArray();
+    const bodies = await Promise.all(
+      rows.map(async (r) => ({ id: r.span_id, body: JSON.stringify(await withoutContent(ownSpan(r.body))) })),
+    );
+    // No await from here on: the object's storage commits the whole erasure or none of it.
+    for (const { id, body } of bodies) {
+      this.deps.sql.exec(scrubSql('spans', ['body'], 'span_id = ?'), id);
+      this.deps.sql.exec('UPDATE spans SET body = ? WHERE span_id = ?', body, id);
+    }
+    this.deps.sql.exec("DELETE FROM meta WHERE key = 'contentHeld'");
+    this.setMeta('contentErasedAt', String(this.now()));
+  }
+
+  /**
+   * Erases the trace (`DELETE /v1/traces/{id}`): every span and record, its index row in D1, and leaves a tombstone
+   * (tenant, trace id, when) so a later span is dropped and a repeat finds it deleted. Idempotent.
+   * @returns false when this object never kept `tenant`'s trace.
+   */
+  async erase(tenant: string): Promise<boolean> {
+    if (this.meta('tenant') !== tenant) return false;
+    const traceId = this.meta('traceId') ?? '';
+    if (!this.deleted()) {
+      const expiresAt = this.meta('expiresAt');
+      // Overwritten in place first: a plain DELETE leaves the texts readable in the file's free space.
+      this.deps.sql.exec(scrubSql('spans', ['body'], '1'));
+      await this.deps.storage.deleteAll();
+      this.createTables();
+      this.setMeta('tenant', tenant);
+      this.setMeta('traceId', traceId);
+      this.setMeta('deletedAt', String(this.now()));
+      // The tombstone goes with the retention's deadline, as the trace would have.
+      if (expiresAt !== null) {
+        this.setMeta('expiresAt', expiresAt);
+        await this.rearm();
+      }
+    }
+    // After the tombstone: an append meanwhile answers no row to write back.
+    await deleteIndexRow(this.deps.d1(tenant), tenant, traceId);
+    return true;
   }
 
   /** The tenant and trace id this object keeps, or null before anything arrived. */
@@ -245,7 +329,7 @@ export class TraceStore {
 
   /** The trace, or null when this object keeps none (or another tenant's). */
   read(tenant: string): StoredTrace | null {
-    if (this.meta('tenant') !== tenant) return null;
+    if (this.meta('tenant') !== tenant || this.deleted()) return null;
     const rows = this.deps.sql.exec<{ body: string }>('SELECT body FROM spans').toArray();
     const spans = rows.map((r) => spanOf(r.body));
     const ordered = treeOrder(spans);

@@ -127,6 +127,15 @@ describe('quiet output', () => {
     expect(out[1]).toContain('evaluation ev_2 chateval-faireval succeeded: score 4 (confidence 83%)');
   });
 
+  it('says an evaluation abstained (no winner, no score) rather than printing a score of "?"', async () => {
+    const abstained = { ...EVALUATION, winner: null, score: null, confidence: 0.5 };
+    const out = await shown({ kind: 'quiet' }, [json('info', 'evaluation.finalized', { evaluationId: 'ev_1' })], () =>
+      Promise.resolve({ evaluation: abstained, batch: null }),
+    );
+    expect(out[0]).toContain('evaluation ev_1 chateval-faireval succeeded: abstained, no verdict (confidence 50%)');
+    expect(out[0]).not.toContain('score ?');
+  });
+
   it('gives a batch one line when it ends, and none per item', async () => {
     let ended = 0;
     const describe = (ref: EndedRef): Promise<Described> => {

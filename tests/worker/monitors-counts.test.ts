@@ -112,10 +112,24 @@ describe("a span monitor's counts", () => {
         (d) => d.length === 2,
       );
       for (const e of made) expect((await waitForEnd(e.id)).status).toBe('succeeded');
-      expect(await countsOf(id)).toEqual({ matched: 2, sampled: 2, succeeded: 2, failed: 0, skippedBudget: 0 });
+      expect(await countsOf(id)).toEqual({
+        matched: 2,
+        sampled: 2,
+        succeeded: 2,
+        failed: 0,
+        skippedBudget: 0,
+        skippedUnjudgeable: 0,
+      });
       // Once more (a later message of the trace): still nothing added twice.
       await stub.append('default', traceId, rows, 30);
-      expect(await countsOf(id)).toEqual({ matched: 2, sampled: 2, succeeded: 2, failed: 0, skippedBudget: 0 });
+      expect(await countsOf(id)).toEqual({
+        matched: 2,
+        sampled: 2,
+        succeeded: 2,
+        failed: 0,
+        skippedBudget: 0,
+        skippedUnjudgeable: 0,
+      });
     });
   }
 });
@@ -144,6 +158,13 @@ describe("a trace monitor's counts", () => {
       (d) => d.length === 1,
     );
     expect((await waitForEnd(made?.id ?? '')).status).toBe('succeeded');
-    expect(await countsOf(id)).toEqual({ matched: 1, sampled: 1, succeeded: 1, failed: 0, skippedBudget: 0 });
+    expect(await countsOf(id)).toEqual({
+      matched: 1,
+      sampled: 1,
+      succeeded: 1,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
   });
 });

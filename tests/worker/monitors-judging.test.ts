@@ -5,7 +5,7 @@
  * first failing step's span; sample rates 0 / 0.5 / 1 decided by the ids; a paused monitor matches nothing.
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { sampled } from '../../src/monitors/match.js';
 import { traceStub } from '../../src/traces/rpc.js';
@@ -18,6 +18,7 @@ import {
   exportSpans,
   monitor,
   newTraceId,
+  type OtlpJsonSpan,
   SPANS,
   traceWhen,
 } from './monitors-support.js';
@@ -63,7 +64,14 @@ describe('span-scope monitors', () => {
     expect(await exportSpans(agentRunSpans(traceId), service)).toBe(200);
     await settle(traceId, service, 5, 1);
     expect(await evaluationsOf(id)).toHaveLength(2);
-    expect(await countsOf(id)).toEqual({ matched: 2, sampled: 2, succeeded: 2, failed: 0, skippedBudget: 0 });
+    expect(await countsOf(id)).toEqual({
+      matched: 2,
+      sampled: 2,
+      succeeded: 2,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
 
     const trace = await traceWhen(traceId, (t) => t.spanCount === 5);
     const judged = trace.spans
@@ -92,7 +100,14 @@ describe('span-scope monitors', () => {
       (c) => c.matched === 6,
     );
 
-    expect(await countsOf(none)).toEqual({ matched: 6, sampled: 0, succeeded: 0, failed: 0, skippedBudget: 0 });
+    expect(await countsOf(none)).toEqual({
+      matched: 6,
+      sampled: 0,
+      succeeded: 0,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
     expect((await countsOf(half)).sampled).toBe(expected);
     expect(
       await pollUntil(
@@ -100,7 +115,14 @@ describe('span-scope monitors', () => {
         (d) => d.length === expected,
       ),
     ).toHaveLength(expected);
-    expect(await countsOf(paused)).toEqual({ matched: 0, sampled: 0, succeeded: 0, failed: 0, skippedBudget: 0 });
+    expect(await countsOf(paused)).toEqual({
+      matched: 0,
+      sampled: 0,
+      succeeded: 0,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
     expect(await evaluationsOf(none)).toEqual([]);
     // The hash is deterministic and near the rate over many ids: random span ids, as OTLP's are (counting ids
     // 0, 1, 2… share all but their last digits, and FNV-1a's spread over them follows the monitor and trace ids:
@@ -116,6 +138,54 @@ describe('span-scope monitors', () => {
 });
 
 describe('trace-scope monitors', () => {
+  it('count a sampled trace they cannot judge as skippedUnjudgeable, with an info line naming why', async () => {
+    const judge = { preset: 'trajectory-judge', config: { defaults: { model: mockModel({ seed: newTestId('uj') }) } } };
+    const spans = agentRunSpans('0'.repeat(32));
+    const only = (ids: string[], traceId: string): OtlpJsonSpan[] =>
+      spans.filter((s) => ids.includes(s.spanId as string)).map((s) => ({ ...s, traceId }));
+    // A single agent root with input and output (no step), and a root with a tool span but no user input.
+    const cases = [
+      { reason: 'no_step', spans: (t: string) => only([SPANS.root], t) },
+      {
+        reason: 'no_request',
+        spans: (t: string) =>
+          only([SPANS.root, SPANS.tool], t).map((s) => (s.spanId === SPANS.root ? { ...s, attributes: [] } : s)),
+      },
+    ];
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(' '));
+    });
+    try {
+      for (const c of cases) {
+        const service = `unjudgeable-${newTestId('svc')}`;
+        const id = await monitor({ filter: { service }, scope: 'trace', judge });
+        const traceId = newTraceId();
+        const stub = traceStub(testEnv, 'default', traceId);
+        const sent = c.spans(traceId);
+        expect(await exportSpans(sent, service)).toBe(200);
+        await traceWhen(traceId, (t) => t.spanCount === sent.length);
+        await runInDurableObject(stub, (_o, s) =>
+          s.storage.sql.exec("UPDATE meta SET value = '1' WHERE key = 'quietUntil'"),
+        );
+        expect(await runDurableObjectAlarm(stub)).toBe(true);
+        expect(await countsOf(id)).toEqual({
+          matched: 1,
+          sampled: 1,
+          succeeded: 0,
+          failed: 0,
+          skippedBudget: 0,
+          skippedUnjudgeable: 1,
+        });
+        expect(await evaluationsOf(id)).toEqual([]);
+        const line = lines.find((l) => l.includes('monitors.trace_unjudgeable') && l.includes(traceId));
+        expect(line, c.reason).toContain(c.reason);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('judge a trace once after its quiet period, as a trajectory naming the first failing span', async () => {
     const service = `trace-${newTestId('svc')}`;
     const judge = { preset: 'trajectory-judge', config: { defaults: { model: mockModel({ seed: newTestId('tr') }) } } };
@@ -153,7 +223,14 @@ describe('trace-scope monitors', () => {
     await runDurableObjectAlarm(stub);
     const all = await evaluationsOf(id);
     expect(all, JSON.stringify(all)).toHaveLength(1);
-    expect(await countsOf(id)).toEqual({ matched: 1, sampled: 1, succeeded: 1, failed: 0, skippedBudget: 0 });
+    expect(await countsOf(id)).toEqual({
+      matched: 1,
+      sampled: 1,
+      succeeded: 1,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
 
     const ev = await (
       await api(`/v1/evaluations/${made?.id ?? ''}`)

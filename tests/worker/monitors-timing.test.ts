@@ -47,7 +47,14 @@ describe('a trace-scope monitor', () => {
       () => countsOf(id),
       (c) => c.matched === 1,
     );
-    expect(counts).toEqual({ matched: 1, sampled: 0, succeeded: 0, failed: 0, skippedBudget: 0 });
+    expect(counts).toEqual({
+      matched: 1,
+      sampled: 0,
+      succeeded: 0,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
     // No quiet period armed: the only alarm is the retention's, days away.
     expect(await metaOf(traceId, 'quietUntil')).toBeNull();
     const alarm = await runInDurableObject(traceStub(testEnv, 'default', traceId), (_o, s) => s.storage.getAlarm());

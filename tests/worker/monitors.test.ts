@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './api-fetch.js';
+import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 
 interface MonitorJson {
   id: string;
@@ -44,7 +45,14 @@ describe('/v1/monitors', () => {
     expect(m.id).toMatch(/^mon_[0-9a-f]{32}$/);
     expect(created.headers.get('Location')).toBe(`/v1/monitors/${m.id}`);
     expect(m).toMatchObject({ name: 'agent runs', scope: 'trace', sampleRate: 1, paused: false, dailyBudgetUsd: null });
-    expect(m.counts).toEqual({ matched: 0, sampled: 0, succeeded: 0, failed: 0, skippedBudget: 0 });
+    expect(m.counts).toEqual({
+      matched: 0,
+      sampled: 0,
+      succeeded: 0,
+      failed: 0,
+      skippedBudget: 0,
+      skippedUnjudgeable: 0,
+    });
 
     const got = await (await api(`/v1/monitors/${m.id}`)).json<MonitorJson>();
     expect(got.id).toBe(m.id);
@@ -82,11 +90,48 @@ describe('/v1/monitors', () => {
     const noPreset = await postJson('/v1/monitors', { ...body, judge: { preset: 'no-such-preset' } });
     expect(noPreset.status).toBe(400);
     expect(JSON.stringify(await noPreset.json())).toContain('judge.preset');
+    // An aspect the preset does not know, without a description: the description is what is missing.
+    const noDescription = await postJson('/v1/monitors', {
+      ...body,
+      scope: 'span',
+      judge: { preset: 'rubric-judge', aspect: { name: 'helpfulness', scale: { min: 1, max: 5 } } },
+    });
+    const missing = await noDescription.json<ErrorJson>();
+    expect(noDescription.status, JSON.stringify(missing)).toBe(400);
+    expect(missing.error.issues?.[0]?.path, JSON.stringify(missing)).toBe('judge.aspect.description');
+    expect(missing.error.message).toMatch(/^judge\.aspect\.description: /);
     const badPatch = await postJson('/v1/monitors', body);
     const { id } = await badPatch.json<MonitorJson>();
     const refused = await patch(id, { judge: { preset: 'fastchat-pair' } });
     expect(refused.status).toBe(400);
     expect((await refused.json<ErrorJson>()).error.issues?.[0]?.path).toBe('judge.preset');
     await api(`/v1/monitors/${id}`, { method: 'DELETE' });
+  });
+
+  it('lists a page at a time: limit and cursor as every list; 400 naming a bad one', async () => {
+    const { key } = await tenantWithKey();
+    const ids: string[] = [];
+    for (const name of ['first', 'second', 'third']) {
+      const r = await keyed('/v1/monitors', as(key, { body: { ...body, name } }));
+      expect(r.status).toBe(201);
+      ids.push((await r.json<MonitorJson>()).id);
+    }
+    const page = async (q: string) =>
+      (await keyed(`/v1/monitors${q}`, as(key))).json<{ data: MonitorJson[]; nextCursor: string | null }>();
+    const one = await page('?limit=2');
+    expect(one.data).toHaveLength(2);
+    expect(one.nextCursor).not.toBeNull();
+    const two = await page(`?limit=2&cursor=${one.nextCursor ?? ''}`);
+    expect(two.nextCursor).toBeNull();
+    expect([...one.data, ...two.data].map((m) => m.id).sort()).toEqual([...ids].sort());
+    expect((await page('')).data).toHaveLength(3);
+    for (const [q, field] of [
+      ['?limit=0', 'limit'],
+      ['?cursor=nope', 'cursor'],
+    ] as const) {
+      const bad = await keyed(`/v1/monitors${q}`, as(key));
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain(field);
+    }
   });
 });

@@ -109,5 +109,14 @@ describe("README's rubric walkthrough", () => {
     expect(ev.status).toBe('succeeded');
     expect(ev.rubric).toMatchObject({ id: vars.get('RB'), version: 1 });
     expect(ev.verdict.aspects.map((a) => a.name)).toEqual(['policy', 'tone', 'next step']);
+
+    // The golden check's first command, on the walkthrough's rubric: version 2 carries the examples it runs.
+    const check = readmeExample('rubrics-golden-check')
+      .replace(/\\\n\s*/g, ' ')
+      .split('\n');
+    const answer = check.findIndex((l) => l.startsWith('# → '));
+    const { path, init } = requestOf(words(check[answer - 1] ?? '', vars));
+    const started = await api(path, init);
+    expect(started.status, await started.clone().text()).toBe(Number(/^# → (\d{3}) /.exec(check[answer] ?? '')?.[1]));
   });
 });
