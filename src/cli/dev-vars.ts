@@ -9,31 +9,63 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 
+/** The settings npm start decides by that a developer's `.dev.vars` may set (README's quick start names them). */
+export const DEV_VARS_SETTINGS: readonly string[] = [
+  'LLM_API_KEY',
+  'LLM_BASE_URL',
+  'LLM_MODEL',
+  'API_KEYS',
+  'ADMIN_TOKEN',
+  'ALLOW_ANONYMOUS',
+  'WEBHOOK_ALLOW_LOOPBACK',
+  'LOG_LEVEL',
+];
+
 /**
- * The variables wrangler dev adds from `dir` (no environment name): `.dev.vars` when it exists; otherwise `.env`
- * then `.env.local` (the later wins), unless `CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV` is `false`. Empty values are
- * left out: the Worker reads an empty variable as unset. `{}` when there is no file.
+ * `$NAME` and `${NAME}` in a `.env` value, from the process environment first, then from what the files set
+ * before (dotenv-expand's order, as wrangler dev reads `.env`); an unknown name is empty, `\$` a literal `$`.
+ */
+function expand(value: string, env: NodeJS.ProcessEnv, read: ReadonlyMap<string, string>): string {
+  return value.replace(
+    /\\\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (_match, braced?: string, bare?: string) => {
+      const name = braced ?? bare;
+      if (name === undefined) return '$';
+      return env[name] ?? read.get(name) ?? '';
+    },
+  );
+}
+
+/**
+ * The variables wrangler dev adds from `dir` (no environment name): `.dev.vars` as written when it exists;
+ * otherwise `.env` then `.env.local` (the later wins, `$NAME` expanded), unless
+ * `CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV` is `false`. Empty values are left out: the Worker reads an empty
+ * variable as unset. `{}` when there is no file.
  */
 export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const devVars = join(dir, '.dev.vars');
-  const files = existsSync(devVars)
+  const dotEnv = !existsSync(devVars);
+  const files = !dotEnv
     ? [devVars]
-    : env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV === 'false'
+    : env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV?.toLowerCase() === 'false'
       ? []
       : [join(dir, '.env'), join(dir, '.env.local')].filter((f) => existsSync(f));
   const read = new Map<string, string>();
   for (const file of files)
-    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) read.set(key, value ?? '');
+    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8'))))
+      read.set(key, dotEnv ? expand(value ?? '', env, read) : (value ?? ''));
   return Object.fromEntries([...read].filter(([, value]) => value.trim() !== ''));
 }
 
 /**
- * What npm start reads its settings from: the process environment over the developer's `.dev.vars` (the
- * environment wins, as it does for wrangler.toml vars). An empty variable in the environment counts as unset.
+ * What npm start reads its settings from: the process environment over the {@link DEV_VARS_SETTINGS} the
+ * developer's `.dev.vars` sets (the environment wins, as it does for wrangler.toml vars; nothing else there, so a
+ * `.env` shared with other tools, say `PORT=3000`, moves no port). An empty variable in the environment is unset.
  */
 export function settingsOf(env: NodeJS.ProcessEnv, devVars: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const set = Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '');
-  return { ...devVars, ...Object.fromEntries(set) };
+  const fromDevVars = Object.entries(devVars).filter(([key]) => DEV_VARS_SETTINGS.includes(key));
+  return { ...Object.fromEntries(fromDevVars), ...Object.fromEntries(set) };
 }
 
 /** Where a setting came from: `env` (the process environment), `.dev.vars`, or null when neither sets it. */
@@ -43,5 +75,5 @@ export function sourceOf(
   devVars: Readonly<Record<string, string>>,
 ): 'env' | '.dev.vars' | null {
   if ((env[name]?.trim() ?? '') !== '') return 'env';
-  return name in devVars ? '.dev.vars' : null;
+  return name in devVars && DEV_VARS_SETTINGS.includes(name) ? '.dev.vars' : null;
 }

@@ -41,7 +41,8 @@ Environment: LOG_LEVEL (debug, info, warn, error: the JSON log lines from that l
 keys: the admin API accepts it, npm run admin creates tenants and keys, /v1 then requires a key), API_KEYS
 (comma-separated sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
 and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev, and
-the settings above are read from it too (the environment wins).`,
+the LLM, key, ALLOW_ANONYMOUS, WEBHOOK_ALLOW_LOOPBACK and LOG_LEVEL settings are read from it too
+(the environment wins).`,
   options: {
     port: { type: 'string' },
     'mock-port': { type: 'string' },

@@ -30,6 +30,23 @@ describe('readDevVars', () => {
     expect(readDevVars(dir, {})).toEqual({ LLM_MODEL: 'b', LOG_LEVEL: 'warn' });
     expect(readDevVars(dir, { CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'false' })).toEqual({});
     expect(readDevVars(dirWith({}), {})).toEqual({});
+    expect(readDevVars(dir, { CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'FALSE' })).toEqual({});
+  });
+
+  it('expands $NAME and ${NAME} in .env values as wrangler dev does (the environment first), not in .dev.vars', () => {
+    const env = { OPENAI_API_KEY: 'sk-from-env' };
+    const dotEnv = dirWith({
+      '.env': 'HOST=127.0.0.1\nLLM_API_KEY=${OPENAI_API_KEY}\nLLM_BASE_URL=http://$HOST:9/v1\nPRICE=\\$5\n',
+    });
+    expect(readDevVars(dotEnv, env)).toEqual({
+      HOST: '127.0.0.1',
+      LLM_API_KEY: 'sk-from-env',
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      PRICE: '$5',
+    });
+    expect(readDevVars(dirWith({ '.dev.vars': 'LLM_API_KEY=${OPENAI_API_KEY}\n' }), env)).toEqual({
+      LLM_API_KEY: '${OPENAI_API_KEY}',
+    });
   });
 });
 
@@ -37,6 +54,9 @@ describe('settingsOf and sourceOf', () => {
   it('the environment wins over .dev.vars, an empty environment variable counts as unset, and each names its source', () => {
     const dev = { LLM_BASE_URL: 'http://dev/v1', ALLOW_ANONYMOUS: 'false', API_KEYS: 'a'.repeat(64) };
     const env = { LLM_BASE_URL: 'http://env/v1', ALLOW_ANONYMOUS: '', PORT: '9000' };
+    // Only the settings npm start decides by come from .dev.vars: a shared .env's PORT moves no port.
+    expect(settingsOf({}, { PORT: '3000', LOG_LEVEL: 'warn' })).toEqual({ LOG_LEVEL: 'warn' });
+    expect(sourceOf('PORT', {}, { PORT: '3000' })).toBeNull();
     expect(settingsOf(env, dev)).toEqual({
       LLM_BASE_URL: 'http://env/v1',
       ALLOW_ANONYMOUS: 'false',
