@@ -14953,7 +14953,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ChatCompletionStreamEvent"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take. */
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`, `rubric_task_mismatch`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, a task the preset does not take, or (`rubric_task_mismatch`, `param` `rubric`) the message's rubric is of the other kind than its task or contradicts its scale. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14980,7 +14980,16 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `idempotency_conflict`, `evaluation_cancelled`: the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled. */
+            /** @description `not_found`: the message's `rubric` names no rubric, version or tag of the tenant (`param` `rubric`; the message names which). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `idempotency_conflict`, `evaluation_cancelled`, `rubric_archived`: the `Idempotency-Key` was used with a different judge or task, the evaluation was cancelled, or the message's `rubric` names an archived rubric without its version (`param` `rubric`; the message names the version to use). */
             409: {
                 headers: {
                     [name: string]: unknown;
