@@ -7961,7 +7961,7 @@ export interface components {
             reference: string;
             /** @enum {string} */
             evaluation_metric: "cosine" | "fuzzy_match" | "bleu" | "gleu" | "meteor" | "rouge_1" | "rouge_2" | "rouge_3" | "rouge_4" | "rouge_5" | "rouge_l";
-            /** @description Score at or above which the item passes, in [0, 1]. Required in an eval. */
+            /** @description Score at or above which the item passes, in [0, 1]. Required in an eval's testing criteria, not inside a `multi` grader. */
             pass_threshold?: number;
         };
         LabelModelGrader: {
