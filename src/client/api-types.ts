@@ -7736,7 +7736,7 @@ export interface components {
              * @enum {string}
              */
             tier?: "standard" | "flex" | "batch";
-            /** @description Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted, once; a later request with the same judge and labels reuses it. */
+            /** @description Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted once, unless it is stored already for this judge and these labels: a request then reuses it and pays none of it (`assumptions` says which). */
             certify?: {
                 agreement: number;
                 risk: number;
