@@ -8386,6 +8386,12 @@ export interface components {
                     outcome: "answered" | "escalated" | "abstained" | "error";
                     stage: number | null;
                 };
+                /** @description Why the grader gave no score of its own (score 0): OpenAI's kinds, and Tribunal's `model_grader_abstained` (a certified judge abstained: its confidence below the calibrated threshold; nothing failed). */
+                error?: {
+                    /** @enum {string} */
+                    kind: "model_grader_server_error" | "model_grader_abstained" | "model_grader_parse_error" | "formula_parse_error" | "invalid_variable_error" | "other_error";
+                    message: string;
+                };
             } & {
                 [key: string]: unknown;
             })[];

@@ -123,7 +123,10 @@ describe('certify on an Evals run', () => {
         expect(item.status).toBe('pass');
       } else if (pair?.certified === false) {
         expect(pair.certification?.outcome).toBe('abstained');
-        expect(pair.error?.message).toMatch(/abstained/);
+        expect(pair.error).toMatchObject({
+          kind: 'model_grader_abstained',
+          message: expect.stringMatching(/abstained/),
+        });
         expect(item.status).toBe('error');
       } else {
         expect(pair).toMatchObject({ certified: true, certification: { outcome: 'answered' } });
