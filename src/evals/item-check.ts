@@ -39,7 +39,9 @@ function check(value: unknown, schema: unknown, path: string, issues: Issue[]): 
   if (!s || issues.length >= MAX_ITEM_ISSUES) return;
   const actual = typeOf(value);
   if (s.type !== undefined && !typeMatches(s.type, actual)) {
-    const expected = Array.isArray(s.type) ? s.type.join(' or ') : String(s.type);
+    // typeMatches passed a `type` of strings only.
+    const types: unknown[] = Array.isArray(s.type) ? s.type : [s.type];
+    const expected = types.filter((t): t is string => typeof t === 'string').join(' or ');
     issues.push({ path, message: `expected ${expected}, got ${actual}` });
     return;
   }
