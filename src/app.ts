@@ -32,10 +32,10 @@ import { estimateComparison } from './comparisons/estimate.js';
 import { COMPARISON_EXAMPLE, CreateComparisonRequestSchema } from './comparisons/schemas.js';
 import { COMPARISON_WEBHOOK_DOCS } from './comparisons/answer-schemas.js';
 import { estimatesRoutes } from './estimates/routes.js';
-import { useLabelledTasks } from './estimates/service.js';
+import { useCalibrations } from './estimates/service.js';
 import { labelledItems } from './annotation-queues/labelled.js';
 import { evaluationRoutes } from './evaluations/routes.js';
-import { certifyJudge } from './certify/service.js';
+import { calibrationStored, certifyJudge } from './certify/service.js';
 import { evals, graders } from './evals/routes.js';
 import { runRoutes } from './evals/run-routes.js';
 import { files } from './files/routes.js';
@@ -70,10 +70,11 @@ import { BATCH_WEBHOOK_DOCS } from './batches/completion-event.js';
 /** The API as a hono app: `app.fetch(request, env, ctx)`. */
 export const app = createApp<TenantEnv>();
 
-// Certified mode's estimate counts the calibration run over a rubric version's human labels.
-useLabelledTasks(async (env, tenant, version) =>
-  (await labelledItems(env, tenant, version)).filter((it) => it.human !== null).map((it) => it.task),
-);
+// Certified mode's estimate counts the calibration run over a rubric version's human labels, unless it is stored.
+useCalibrations(async (env, tenant, version, judge) => ({
+  tasks: (await labelledItems(env, tenant, version)).filter((it) => it.human !== null).map((it) => it.task),
+  stored: await calibrationStored(env, tenant, judge, version),
+}));
 
 // Before auth, so a 401 on the OpenAI-compatible paths is in OpenAI's error shape too.
 app.use('/v1/chat/*', openAiErrorShape());

@@ -22,6 +22,9 @@ import type { Certify } from '../metrics/certify.js';
 import { certify as calibrate, minCalibrationSize } from '../metrics/certify.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { labelledItems } from '../annotation-queues/labelled.js';
+import type { LabelledQueueItem } from '../annotation-queues/schemas.js';
+import { findBatchByKey } from '../batches/rows.js';
+import { tenantDb } from '../config/d1-shards.js';
 
 /** Most labelled items a calibration judges: 500, a meta-evaluation's limit (the first ones, oldest queue first). */
 export const MAX_CALIBRATION_ITEMS = 500;
@@ -49,6 +52,38 @@ function certifiedConfig(config: Config, thresholds: (number | null)[], c: Certi
   const own = budget !== undefined ? { budget } : {};
   if (rest.method === 'cascade') return { ...rest, runAllStages: false, calibrated, ...own };
   return { method: 'cascade', stages: [{ label: rest.method, config: rest }], calibrated, ...own };
+}
+
+/** The calibration run of `judge` on a version's labelled items: its config, items and `Idempotency-Key`. */
+async function calibrationPlan(
+  judge: ResolvedJudge,
+  id: string,
+  version: number,
+  labelled: readonly LabelledQueueItem[],
+) {
+  const config = calibrationConfig(judge.config);
+  const items = labelled.slice(0, MAX_CALIBRATION_ITEMS).map((it, k) => ({
+    id: `item-${k}`,
+    task: it.task,
+    human: it.human ?? 'tie',
+  }));
+  const key = `certify:${await sha256Hex(canonicalJson({ id, version, config, items }))}`;
+  return { config, items, key };
+}
+
+/**
+ * Whether the calibration run of `judge` on the version's current labels is stored (started or ended): a
+ * certified request then reuses it and pays none of its calls (`POST /v1/estimates` counts it only when not).
+ */
+export async function calibrationStored(
+  env: Bindings,
+  tenant: string,
+  judge: ResolvedJudge,
+  v: { rubricId: string; version: number },
+): Promise<boolean> {
+  const labelled = (await labelledItems(env, tenant, v)).filter((i) => typeof i.human === 'string');
+  const { key } = await calibrationPlan(judge, v.rubricId, v.version, labelled);
+  return (await findBatchByKey(tenantDb(env, tenant), tenant, 'meta_evaluation', key)) !== null;
 }
 
 /**
@@ -94,13 +129,7 @@ export async function certifyJudge(env: Bindings, tenant: string, asked: Certify
       { labelsNeeded: more },
     );
   }
-  const config = calibrationConfig(judge.config);
-  const items = labelled.slice(0, MAX_CALIBRATION_ITEMS).map((it, k) => ({
-    id: `item-${k}`,
-    task: it.task,
-    human: it.human ?? 'tie',
-  }));
-  const key = `certify:${await sha256Hex(canonicalJson({ id, version, config, items }))}`;
+  const { config, items, key } = await calibrationPlan(judge, id, version, labelled);
   const meta = await createMetaEvaluation(
     env,
     tenant,

@@ -7740,7 +7740,7 @@ export interface components {
              * @enum {string}
              */
             tier?: "standard" | "flex" | "batch";
-            /** @description Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted, once; a later request with the same judge and labels reuses it. */
+            /** @description Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted once, unless it is stored already for this judge and these labels: a request then reuses it and pays none of it (`assumptions` says which). */
             certify?: {
                 agreement: number;
                 risk: number;
@@ -7965,7 +7965,7 @@ export interface components {
             reference: string;
             /** @enum {string} */
             evaluation_metric: "cosine" | "fuzzy_match" | "bleu" | "gleu" | "meteor" | "rouge_1" | "rouge_2" | "rouge_3" | "rouge_4" | "rouge_5" | "rouge_l";
-            /** @description Score at or above which the item passes, in [0, 1]. Required in an eval. */
+            /** @description Score at or above which the item passes, in [0, 1]. Required in an eval's testing criteria, not inside a `multi` grader. */
             pass_threshold?: number;
         };
         LabelModelGrader: {
@@ -8389,6 +8389,12 @@ export interface components {
                     /** @enum {string} */
                     outcome: "answered" | "escalated" | "abstained" | "error";
                     stage: number | null;
+                };
+                /** @description Why the grader gave no score of its own (score 0): OpenAI's kinds, and Tribunal's `model_grader_abstained` (a certified judge abstained: its confidence below the calibrated threshold; nothing failed). */
+                error?: {
+                    /** @enum {string} */
+                    kind: "model_grader_server_error" | "model_grader_abstained" | "model_grader_parse_error" | "formula_parse_error" | "invalid_variable_error" | "other_error";
+                    message: string;
                 };
             } & {
                 [key: string]: unknown;
@@ -14961,7 +14967,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ChatCompletionStreamEvent"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take. */
+            /** @description `invalid_json`, `invalid_request`, `invalid_config`, `unknown_preset`, `task_kind_unsupported`, `byok_disabled`, `rubric_task_mismatch`: the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, a task the preset does not take, or (`rubric_task_mismatch`, `param` `rubric`) the message's rubric is of the other kind than its task or contradicts its scale. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14988,7 +14994,16 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `idempotency_conflict`, `evaluation_cancelled`: the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled. */
+            /** @description `not_found`: the message's `rubric` names no rubric, version or tag of the tenant (`param` `rubric`; the message names which). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `idempotency_conflict`, `evaluation_cancelled`, `rubric_archived`: the `Idempotency-Key` was used with a different judge or task, the evaluation was cancelled, or the message's `rubric` names an archived rubric without its version (`param` `rubric`; the message names the version to use). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15783,7 +15798,7 @@ export interface operations {
                     "application/json": components["schemas"]["EvalRun"];
                 };
             };
-            /** @description `invalid_json`, `invalid_request`, `tier_unsupported`: the body fails its schema, a template names a field the item schema lacks, a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`). */
+            /** @description `invalid_json`, `invalid_request`, `tier_unsupported`: the body fails its schema, a template names a field the item schema lacks, an item (inline or a line of the file) the eval's `item_schema` refuses (a wrong type, a required field missing; `issues` name its line and field, checked before any call), a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`). */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -53,7 +53,7 @@ export const EstimateRequestSchema = z
     /** The body's tier: accepted so that a body can be sent as it is; every tier is estimated (`tiers`). */
     tier: TierField,
     certify: CertifyField.describe(
-      "Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted, once; a later request with the same judge and labels reuses it.",
+      "Certified mode, as on POST /v1/evaluations: the calibration run (the stored rubric version's labelled items judged once by this judge, every stage of a cascade) is counted once, unless it is stored already for this judge and these labels: a request then reuses it and pays none of it (`assumptions` says which).",
     ),
     flexFallback: FlexFallbackField,
     include: z

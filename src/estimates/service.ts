@@ -5,6 +5,7 @@
  * model, providers and prices. No LLM call, no row: nothing is stored.
  */
 import { checkLlmConfig, judgeProviders, planTask, resolveJudge } from '../methods/resolve-judge.js';
+import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { configOf } from '../config/vars.js';
 import { FLEX_ROUND_SECONDS, STANDARD_ROUND_SECONDS, tierEstimates } from './tiers.js';
 import { createCallMeter } from '../budgets/meter.js';
@@ -45,13 +46,16 @@ const STEPS_ASSUMPTION =
   "G-Eval's auto-CoT: this rubric version has no evaluation steps yet and the judge's templates carry some, so the one rubric-steps run that writes them (one call per criteria without steps) is counted once, not per item; it is stored with the version and never paid again.";
 
 /** Said when the estimate counts certified mode's calibration run. */
-function calibrationAssumption(n: number): string {
-  return `Certified mode: the calibration run judges the rubric version's ${n} labelled item${n === 1 ? '' : 's'} once with this judge (every stage of a cascade), counted here once; a later request with the same judge and labels reuses it and pays nothing.`;
+function calibrationAssumption(n: number, stored: boolean): string {
+  const items = `the rubric version's ${n} labelled item${n === 1 ? '' : 's'}`;
+  if (stored)
+    return `Certified mode: the calibration run on ${items} with this judge is stored already, so this request reuses it and pays nothing for it (not counted); new labels would start a new one.`;
+  return `Certified mode: the calibration run judges ${items} once with this judge (every stage of a cascade), counted here once; a later request with the same judge and labels reuses it and pays nothing.`;
 }
 
 /**
  * The tasks certified mode's calibration judges: the labelled items of the stored rubric version (the first
- * {@link MAX_CALIBRATION_ITEMS}).
+ * {@link MAX_CALIBRATION_ITEMS}), and whether `judge`'s calibration on them is stored already.
  * @throws ApiError 400 naming `rubric` when there is no stored rubric, as the evaluation would.
  */
 async function calibrationTasks(
@@ -59,7 +63,8 @@ async function calibrationTasks(
   tenant: string,
   body: EstimateJudge,
   resolved: Awaited<ReturnType<typeof resolveRubricRef>> | undefined,
-): Promise<Task[]> {
+  judge: ResolvedJudge,
+): Promise<CalibrationFound> {
   const stored = typeof body.rubric === 'string' ? resolved?.stored : undefined;
   if (!stored)
     throw invalidRequest([
@@ -69,26 +74,40 @@ async function calibrationTasks(
           'certify needs a stored rubric (rb_…, rb_…@n or rb_…#tag): the labelled items of its version are the calibration set',
       },
     ]);
-  if (!labelledTasks) throw new Error('estimates: no reader of labelled items was set (src/app.ts sets it)');
-  const tasks = await labelledTasks(env, tenant, { rubricId: stored.rubric.id, version: stored.version.version });
-  return tasks.slice(0, MAX_CALIBRATION_ITEMS);
+  if (!calibrationOf) throw new Error('estimates: no reader of calibrations was set (src/app.ts sets it)');
+  const found = await calibrationOf(
+    env,
+    tenant,
+    { rubricId: stored.rubric.id, version: stored.version.version },
+    judge,
+  );
+  return { tasks: found.tasks.slice(0, MAX_CALIBRATION_ITEMS), stored: found.stored };
+}
+
+/** A rubric version's calibration for a judge, as {@link CalibrationReader} answers it. */
+export interface CalibrationFound {
+  /** The version's human-labelled items as tasks, in calibration order. */
+  tasks: Task[];
+  /** Whether this judge's calibration run on these labels is stored already (a request reuses it, paying nothing). */
+  stored: boolean;
 }
 
 /**
- * Reads a rubric version's human-labelled items as tasks, in calibration order. Annotation queues sit above
- * estimates (they start meta-evaluations, which submit batches, which estimate), so the composition hands it in.
+ * Reads a rubric version's calibration for a judge. Annotation queues and certified mode sit above estimates
+ * (they start meta-evaluations, which submit batches, which estimate), so the composition hands it in.
  */
-export type LabelledTasksReader = (
+export type CalibrationReader = (
   env: Bindings,
   tenant: string,
   version: { rubricId: string; version: number },
-) => Promise<Task[]>;
+  judge: ResolvedJudge,
+) => Promise<CalibrationFound>;
 
-let labelledTasks: LabelledTasksReader | null = null;
+let calibrationOf: CalibrationReader | null = null;
 
 /** Sets the reader certified mode's calibration estimate uses (once, by the composition in src/app.ts). */
-export function useLabelledTasks(reader: LabelledTasksReader): void {
-  labelledTasks = reader;
+export function useCalibrations(reader: CalibrationReader): void {
+  calibrationOf = reader;
 }
 
 /** Most labelled items a calibration judges: 500 (as certified mode's, a meta-evaluation's limit). */
@@ -167,7 +186,9 @@ export async function estimateTasks(
   }
   const judged = picked.length < tasks.count ? scaleEstimate(sum, tasks.count / picked.length) : sum;
   const withSteps = stepsRun && rubric ? addEstimates(judged, await estimateRubricSteps(rubric, deps)) : judged;
-  const calibration = body.certify ? await calibrationTasks(env, tenant, body, resolved) : null;
+  const found = body.certify ? await calibrationTasks(env, tenant, body, resolved, judge) : null;
+  // A calibration already stored for this judge and these labels is reused: the request pays none of it.
+  const calibration = found && !found.stored ? found.tasks : null;
   let calibrated = NO_ESTIMATE;
   if (calibration) {
     const { budget: _budget, ...config } = judge.config;
@@ -228,7 +249,7 @@ export async function estimateTasks(
         ? [`Sampled: ${picked.length} of ${tasks.count} items, evenly spaced, scaled to all.`]
         : []),
       ...(stepsRun ? [STEPS_ASSUMPTION] : []),
-      ...(calibration ? [calibrationAssumption(calibration.length)] : []),
+      ...(found ? [calibrationAssumption(found.tasks.length, found.stored)] : []),
     ],
     ...(prompts ? { prompts } : {}),
     ...withWarnings(body.tier === undefined ? [] : tierPriceWarnings(env, judge, body.tier)),

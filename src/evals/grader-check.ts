@@ -22,7 +22,7 @@ export interface GraderScope {
   itemSchema: Record<string, unknown> | null;
   /** Whether `{{sample.*}}` has a value (a sample is generated or given). */
   sample: boolean;
-  /** Whether `text_similarity` needs `pass_threshold` (in an eval's criteria, as OpenAI's). */
+  /** Whether `text_similarity` needs `pass_threshold` (in an eval's criteria, as OpenAI's; never inside `multi`). */
   requireThreshold: boolean;
 }
 
@@ -146,7 +146,10 @@ function checkOne(grader: Grader | SingleGrader, path: string, scope: GraderScop
     case 'multi': {
       const names = Object.keys(grader.graders);
       if (names.length === 0) issues.push({ path: `${path}.graders`, message: 'name at least one grader' });
-      for (const [key, g] of Object.entries(grader.graders)) checkOne(g, `${path}.graders.${key}`, scope, issues);
+      // A sub-grader gives a score to `calculate_output`, never a pass of its own: no threshold is needed (the
+      // SDK's `TextSimilarityGrader` type, the one a multi grader's graders take, has none).
+      const inner = { ...scope, requireThreshold: false };
+      for (const [key, g] of Object.entries(grader.graders)) checkOne(g, `${path}.graders.${key}`, inner, issues);
       try {
         parseExpression(grader.calculate_output, names);
       } catch (e) {

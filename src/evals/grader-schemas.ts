@@ -45,7 +45,7 @@ export const SIMILARITY_METRICS = [
 /** One of {@link SIMILARITY_METRICS}. */
 export type SimilarityMetric = (typeof SIMILARITY_METRICS)[number];
 
-/** `text_similarity`: a score in [0, 1]; passes at `pass_threshold` (required in an eval's criteria). */
+/** `text_similarity`: a score in [0, 1]; passes at `pass_threshold` (required in an eval's criteria, not inside `multi`). */
 export const TextSimilarityGraderSchema = z
   .object({
     type: z.literal('text_similarity'),
@@ -53,10 +53,10 @@ export const TextSimilarityGraderSchema = z
     input: Template,
     reference: Template,
     evaluation_metric: z.enum(SIMILARITY_METRICS),
-    pass_threshold: z
-      .number()
-      .optional()
-      .openapi({ description: 'Score at or above which the item passes, in [0, 1]. Required in an eval.' }),
+    pass_threshold: z.number().optional().openapi({
+      description:
+        "Score at or above which the item passes, in [0, 1]. Required in an eval's testing criteria, not inside a `multi` grader.",
+    }),
   })
   .strict()
   .openapi('TextSimilarityGrader');

@@ -26,13 +26,24 @@ export interface ModelUsage {
   cached_tokens: number;
 }
 
-/** What went wrong in a grader, by OpenAI's error kinds. */
-export type GraderErrorKind =
-  | 'model_grader_server_error'
-  | 'model_grader_parse_error'
-  | 'formula_parse_error'
-  | 'invalid_variable_error'
-  | 'other_error';
+/**
+ * What went wrong in a grader, by OpenAI's error kinds, and Tribunal's `model_grader_abstained`: a certified
+ * judge (a Tribunal judge as the model, in a certified run) abstained, its confidence below the calibrated
+ * threshold; nothing failed, the item has no certified verdict.
+ */
+export const GRADER_ERROR_KINDS = [
+  'model_grader_server_error',
+  'model_grader_abstained',
+  'model_grader_parse_error',
+  'formula_parse_error',
+  'invalid_variable_error',
+  'other_error',
+] as const;
+/** One of {@link GRADER_ERROR_KINDS}. */
+export type GraderErrorKind = (typeof GRADER_ERROR_KINDS)[number];
+
+/** The error code of a model call whose certified judge abstained (./judge-grader.ts). */
+export const ABSTAINED_CODE = 'abstained';
 
 /** One grader's result on one item. */
 export interface GradeResult {
@@ -173,7 +184,10 @@ async function modelGrade(
   // A certified judge's fields (./judge-grader.ts), on its verdict or its abstention alike.
   const { certified, certification } = result as { certified?: boolean; certification?: Certification };
   const marks = certified === undefined || certification === undefined ? {} : { certified, certification };
-  if (!result.ok) return failed(grader, 'model_grader_server_error', result.error.message, marks);
+  if (!result.ok) {
+    const kind = result.error.code === ABSTAINED_CODE ? 'model_grader_abstained' : 'model_grader_server_error';
+    return failed(grader, kind, result.error.message, marks);
+  }
   const sample = {
     input: messages.map((m) => ({ role: m.role, content: m.content })),
     output: [{ role: 'assistant', content: result.content }],

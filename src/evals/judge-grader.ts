@@ -19,6 +19,7 @@ import type { Issue } from '../http/errors.js';
 import { followToOutcome, judgeRequestOf, outcomeOf, startJudge } from '../openai/completion.js';
 import { isTerminal } from '../evaluations/status.js';
 import { waitingResult } from './run-waves.js';
+import { ABSTAINED_CODE } from './graders.js';
 import { MODEL_PREFIX, ModelNameError, parseModelId } from '../openai/models.js';
 import { ChatCompletionRequestSchema } from '../openai/schemas.js';
 import type { JudgeVerdict } from '../openai/schemas.js';
@@ -164,7 +165,7 @@ async function judge(env: Bindings, ctx: JudgeContext, request: LlmCallRequest):
     return {
       ...failed(
         request,
-        'abstained',
+        ABSTAINED_CODE,
         `the certified judge abstained: its confidence is below the calibrated threshold (${id})`,
       ),
       ...marks,

@@ -88,7 +88,7 @@ const create = createRoute({
       200: jsonResponse(RunSchema, 'The run, queued.'),
       400: errorResponse(
         ['invalid_json', 'invalid_request', 'tier_unsupported'],
-        'the body fails its schema, a template names a field the item schema lacks, a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`).',
+        "the body fails its schema, a template names a field the item schema lacks, an item (inline or a line of the file) the eval's `item_schema` refuses (a wrong type, a required field missing; `issues` name its line and field, checked before any call), a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`).",
       ),
       404: notFound('eval'),
       413: PAYLOAD_TOO_LARGE,

@@ -9,6 +9,7 @@ import { TierView } from '../tiers/schemas.js';
 import { CacheModeSchema } from '../verdict-cache/schemas.js';
 import { CertificationSchema, CertifySchema, GuaranteeSchema } from '../metrics/certify.js';
 import { GraderMessageSchema } from './grader-schemas.js';
+import { GRADER_ERROR_KINDS } from './graders.js';
 import { EvalMetadataSchema, listOf, ListQuerySchema } from './schemas.js';
 
 /** Most items one run takes inline. */
@@ -319,6 +320,12 @@ export const OutputItemSchema = z
           certification: CertificationSchema.optional().describe(
             "Tribunal's, with `certified`: `answered`, `escalated` (a later cascade stage), `abstained` or `error`.",
           ),
+          error: z
+            .object({ kind: z.enum(GRADER_ERROR_KINDS), message: z.string() })
+            .optional()
+            .describe(
+              "Why the grader gave no score of its own (score 0): OpenAI's kinds, and Tribunal's `model_grader_abstained` (a certified judge abstained: its confidence below the calibrated threshold; nothing failed).",
+            ),
         })
         .catchall(z.unknown()),
     ),

@@ -15,7 +15,8 @@ import { assertQuota } from '../tenants/quota.js';
 import { queueRun, stalled } from './run-queue.js';
 import type { SourceLine } from './run-source.js';
 import { sourceLines } from './run-source.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { itemIssues } from './item-check.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
 import type { RunRecord } from './run-rows.js';
@@ -54,6 +55,14 @@ async function checkDataSource(
   const lines = await sourceLines(env, ev.tenant, ds.source, true);
   const at = ds.source.type === 'file_id' ? 'data_source.source.id' : 'data_source.source.content';
   const scope = scopeOf(ev);
+  // Every line is in hand (inline, or the file read above): an item the schema refuses is a 400 naming its line
+  // and field now, before any sampler or grader call is paid for.
+  const wrong = itemIssues(
+    lines.map((l) => l.item),
+    scope.itemSchema,
+    (i) => (ds.source.type === 'file_id' ? `${at} (line ${String(i + 1)}).item` : `${at}.${String(i)}.item`),
+  );
+  if (wrong.length > 0) throw invalidRequest(wrong, "items (against the eval's item_schema)");
   if (ds.type === 'completions' || ds.type === 'responses') {
     if (!ds.model) throw fail('data_source.model', `required for "${ds.type}": the model to sample`);
     if (!ds.input_messages)

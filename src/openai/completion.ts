@@ -125,8 +125,26 @@ export async function startJudge(
   idempotencyKey: string | null,
   creator: CreatorInfo = { keyId: null },
 ): Promise<StartedJudge> {
-  const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, creator);
-  return { id: body.id, replayed };
+  try {
+    const { body, replayed } = await createEvaluationJob(env, tenant, req.evaluation, idempotencyKey, creator);
+    return { id: body.id, replayed };
+  } catch (err) {
+    throw req.evaluation.rubric === undefined ? err : namingRubric(err);
+  }
+}
+
+/** A message about the request's rubric (`rubric: no rubric "rb_…"`, `rubric.kind: a pairwise rubric …`). */
+const ABOUT_RUBRIC = /^rubric(\.[\w.]+)?: /;
+
+/**
+ * A client error about the message's `rubric` (an unknown rubric, version or tag, an archived rubric, a rubric of
+ * the other kind) that names no field, named: the OpenAI shape's `param` is then `rubric`, the field of the
+ * message's JSON, as it is for any other field the request gets wrong.
+ */
+function namingRubric(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.status >= 500 || (err.issues?.length ?? 0) > 0) return err;
+  if (!ABOUT_RUBRIC.test(err.message)) return err;
+  return new ApiError(err.status, err.code, err.message, [{ path: 'rubric', message: err.message }], err.extra);
 }
 
 /** How a judge request ends: the verdict, an evaluation that did not succeed, or no end within the bound. */

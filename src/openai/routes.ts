@@ -101,8 +101,22 @@ const chat = createRoute({
       },
     },
     400: openAiErrorResponse(
-      ['invalid_json', 'invalid_request', 'invalid_config', 'unknown_preset', 'task_kind_unsupported', 'byok_disabled'],
-      'the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, or a task the preset does not take.',
+      [
+        'invalid_json',
+        'invalid_request',
+        'invalid_config',
+        'unknown_preset',
+        'task_kind_unsupported',
+        'byok_disabled',
+        'rubric_task_mismatch',
+      ],
+      "the body, a header or the query fails its schema, a refused parameter, no task in the message (see `issues`), an unknown judge, a task the preset does not take, or (`rubric_task_mismatch`, `param` `rubric`) the message's rubric is of the other kind than its task or contradicts its scale.",
+    ),
+    // As `POST /v1/evaluations` answers the same reference, and as OpenAI answers a model it does not have:
+    // the SDKs raise NotFoundError with `param`.
+    404: openAiErrorResponse(
+      ['not_found'],
+      "the message's `rubric` names no rubric, version or tag of the tenant (`param` `rubric`; the message names which).",
     ),
     ...COMMON_ERRORS,
     429: openAiErrorResponse(
@@ -110,8 +124,8 @@ const chat = createRoute({
       "this key's request rate is used up (`Retry-After`), or the tenant's monthly evaluation or spend cap is reached (`error.resetAt`; `Retry-After`: the first day of next month, UTC).",
     ),
     409: openAiErrorResponse(
-      ['idempotency_conflict', 'evaluation_cancelled'],
-      'the `Idempotency-Key` was used with a different judge or task, or the evaluation was cancelled.',
+      ['idempotency_conflict', 'evaluation_cancelled', 'rubric_archived'],
+      "the `Idempotency-Key` was used with a different judge or task, the evaluation was cancelled, or the message's `rubric` names an archived rubric without its version (`param` `rubric`; the message names the version to use).",
     ),
     413: openAiErrorResponse(['payload_too_large'], 'body over MAX_BODY_BYTES.'),
     415: openAiErrorResponse(['unsupported_media_type'], 'Content-Type is not application/json.'),

@@ -8,7 +8,8 @@ import type { EstimateResponse } from '../../src/estimates/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
 import { api, appFetch, postJson } from './api-fetch.js';
-import { drainAlarms, mockRequests, PAIRWISE, POINTWISE, testEnv, waitForEnd } from './helpers.js';
+import { drainAlarms, mockRequests, PAIRWISE, pollUntil, POINTWISE, testEnv, waitForEnd } from './helpers.js';
+import { labelledRubric } from './certify-support.js';
 
 afterEach(drainAlarms);
 
@@ -214,5 +215,24 @@ describe('POST /v1/estimates with certify', () => {
     });
     expect(inline.status).toBe(400);
     expect((await inline.json<ErrorJson>()).error.message).toContain('rubric:');
+  });
+
+  it('counts nothing for a calibration the same judge and labels already ran', async () => {
+    const rubric = await labelledRubric('estimate-reuse', 30);
+    const judge = { preset: 'fastchat-pair', config: { defaults: { model: mockModel({ seed: 'estimate-reuse' }) } } };
+    const body = { ...judge, task: PAIRWISE, rubric };
+    const certify = { agreement: 0.8, risk: 0.05 };
+    const plain = await estimateOf(body);
+    expect((await estimateOf({ ...body, certify })).calls.min).toBe(plain.calls.min * 31);
+    // The evaluation the estimate was for: it runs the calibration (503 until it has judged the 30 items).
+    const created = await pollUntil(
+      () => postJson('/v1/evaluations', { ...body, certify }),
+      (r) => r.status !== 503,
+    );
+    expect(created.status, await created.clone().text()).toBe(202);
+    const again = await estimateOf({ ...body, certify });
+    expect(again.calls).toEqual(plain.calls);
+    expect(again.costUsd).toEqual(plain.costUsd);
+    expect(again.assumptions.join(' ')).toContain('stored already');
   });
 });

@@ -84,6 +84,46 @@ describe('evals CRUD through the openai SDK', () => {
     expect((await failure(client.evals.delete(created.id))).status).toBe(404);
   });
 
+  it("takes a multi grader's sub-graders as the SDK types them: a text_similarity there needs no pass_threshold", async () => {
+    const created = await client.evals.create({
+      data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+      testing_criteria: [
+        {
+          type: 'multi',
+          name: 'blend',
+          graders: {
+            e: { ...exact, name: 'e', input: '{{item.question}}' },
+            f: {
+              type: 'text_similarity',
+              name: 'f',
+              input: '{{item.question}}',
+              reference: '{{item.answer}}',
+              evaluation_metric: 'fuzzy_match',
+            },
+          },
+          calculate_output: '(e + f) / 2',
+        },
+      ] as never,
+    });
+    expect(created.testing_criteria).toHaveLength(1);
+    // In the eval's own criteria the threshold is still required: it decides what passes.
+    const alone = await failure(
+      client.evals.create({
+        data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
+        testing_criteria: [
+          {
+            type: 'text_similarity',
+            name: 'f',
+            input: '{{item.question}}',
+            reference: '{{item.answer}}',
+            evaluation_metric: 'fuzzy_match',
+          },
+        ] as never,
+      }),
+    );
+    expect(pathsOf(alone)).toEqual(['testing_criteria.0.pass_threshold']);
+  });
+
   it('refuses logs and stored_completions, saying what to send instead', async () => {
     for (const type of ['logs', 'stored_completions'] as const) {
       const e = await failure(client.evals.create({ data_source_config: { type }, testing_criteria: [exact] }));

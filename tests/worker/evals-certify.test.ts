@@ -123,6 +123,7 @@ describe('certify on an Evals run', () => {
         expect(item.status).toBe('pass');
       } else if (pair?.certified === false) {
         expect(pair.certification?.outcome).toBe('abstained');
+        expect(pair.error?.kind).toBe('model_grader_abstained');
         expect(pair.error?.message).toMatch(/abstained/);
         expect(item.status).toBe('error');
       } else {

@@ -2,7 +2,7 @@
  * `/v1/files` through the real `openai` SDK (every answer checked against the served OpenAPI document):
  * upload an eval data file (`purpose: evals`), retrieve, list, read its content, delete; a run whose `jsonl`
  * source is the file's `file_id`; and the 400s of a purpose other than `evals`, a line that is not a JSON
- * object, and a run naming a file that is not there.
+ * object, a run naming a file that is not there, and a line whose item the eval's item_schema refuses.
  */
 import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
@@ -97,5 +97,17 @@ describe('files for eval data through the openai SDK', () => {
     );
     expect(shape.status).toBe(400);
     expect(shape.param).toMatch(/^data_source\.source\.id/);
+    // A line whose item the eval's item_schema refuses: named by line and field, before any call.
+    const wrongItem = await client.files.create({
+      file: new File([`${JSON.stringify(LINES[0])}\n{"item":{"question":"x","answer":2}}\n`], 'd.jsonl'),
+      purpose: 'evals',
+    });
+    const typed = await failure(
+      client.evals.runs.create(ev.id, {
+        data_source: { type: 'jsonl', source: { type: 'file_id', id: wrongItem.id } },
+      }),
+    );
+    expect(typed).toMatchObject({ status: 400, param: 'data_source.source.id (line 2).item.answer' });
+    expect(typed.message).toMatch(/expected string, got integer/);
   });
 });

@@ -386,6 +386,26 @@ describe('the Evals contract through the openai SDK', () => {
     expect(await refused({ type: 'jsonl', source: { type: 'file_content', content: [{ item: ITEMS[0] }] } })).toMatch(
       /content\.0\.sample/,
     );
+    // An item the eval's item_schema refuses is named by line and field before any call.
+    const sample = { output_text: 'x' };
+    expect(
+      await refused({
+        type: 'jsonl',
+        source: {
+          type: 'file_content',
+          content: [
+            { item: ITEMS[0], sample },
+            { item: { question: 1, answer: 'x' }, sample },
+          ],
+        },
+      }),
+    ).toMatch(/content\.1\.item\.question: expected string, got integer/);
+    expect(
+      await refused({
+        type: 'jsonl',
+        source: { type: 'file_content', content: [{ item: { question: 'x' }, sample }] },
+      }),
+    ).toMatch(/content\.0\.item\.answer: required/);
     expect(
       await refused({
         type: 'completions',

@@ -420,6 +420,31 @@ describe('the OpenAI-compatible endpoint', () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it('answers a rubric it cannot judge by with a documented status naming param "rubric", streamed or not', async () => {
+    const v1 = await created(PAIRWISE_RUBRIC_EXAMPLE);
+    const chat = (rubric: string, task: unknown = PAIRWISE, stream = false) =>
+      postJson('/v1/chat/completions', {
+        model: 'tribunal/chateval-single@mock-judge',
+        messages: [{ role: 'user', content: JSON.stringify({ rubric, task }) }],
+        ...(stream ? { stream } : {}),
+      });
+    const refused = async (r: Response, status: number, code: string) => {
+      const body = await r.clone().text();
+      expect(r.status, body).toBe(status);
+      const error = (JSON.parse(body) as { error: { code: string; param: string | null; message: string } }).error;
+      expect(error.code, body).toBe(code);
+      expect(error.param, body).toBe('rubric');
+      expect(error.message, body).toMatch(/^rubric/);
+    };
+    for (const stream of [false, true]) {
+      await refused(await chat(`${v1.id}#prdo`, PAIRWISE, stream), 404, 'not_found');
+      await refused(await chat(`${v1.id}@9`, PAIRWISE, stream), 404, 'not_found');
+    }
+    await refused(await chat(v1.id, POINTWISE_TASK), 400, 'rubric_task_mismatch');
+    expect((await api(`/v1/rubrics/${v1.id}/archive`, { method: 'POST' })).status).toBe(200);
+    await refused(await chat(v1.id), 409, 'rubric_archived');
+  });
 });
 
 describe('a trigger naming a rubric', () => {
