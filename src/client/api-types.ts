@@ -9597,7 +9597,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
-                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended evaluation, verdict included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202. */
+                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended evaluation, verdict included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202, with `Preference-Applied` naming the wait it waited out. */
                 Prefer?: string;
             };
             path?: never;
@@ -9631,6 +9631,8 @@ export interface operations {
                     Location: string;
                     /** @description Present when this answers a retry with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Present when `Prefer: wait` ran its whole time without an end: the wait honoured, e.g. `wait=60` for a longer one asked. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,7 +14405,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
                 "Idempotency-Key"?: string;
-                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended comparison, its statistics and gate included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202. */
+                /** @description `wait=<seconds>` (RFC 7240): answer 200 with the ended comparison, its statistics and gate included when it ends within that time, instead of 202 at once; a longer wait than 60 s is applied as 60 (the 200's `Preference-Applied` says `wait=60`). Without an end in time the answer is the usual 202, with `Preference-Applied` naming the wait it waited out. */
                 Prefer?: string;
             };
             path?: never;
@@ -14438,6 +14440,8 @@ export interface operations {
                     Location: string;
                     /** @description Present when this answers a retry with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Present when `Prefer: wait` ran its whole time without an end: the wait honoured, e.g. `wait=60` for a longer one asked. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
