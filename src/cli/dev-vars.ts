@@ -22,23 +22,29 @@ export const DEV_VARS_SETTINGS: readonly string[] = [
 ];
 
 /**
- * `$NAME` and `${NAME}` in a `.env` value, from the process environment first, then from what the files set
- * before (dotenv-expand's order, as wrangler dev reads `.env`); an unknown name is empty, `\$` a literal `$`.
+ * `$NAME`, `${NAME}`, `${NAME:-default}` / `${NAME-default}` and `${NAME:+alt}` / `${NAME+alt}` in a `.env` value, as
+ * wrangler dev expands them (dotenv-expand): from the values read before it, and from the process environment
+ * only with `CLOUDFLARE_INCLUDE_PROCESS_ENV=true`; an unknown name is empty, `\$` a literal `$`.
  */
-function expand(value: string, env: NodeJS.ProcessEnv, read: ReadonlyMap<string, string>): string {
-  return value.replace(
-    /\\\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+function expand(value: string, known: Readonly<Record<string, string>>): string {
+  const replaced = value.replace(
+    /(?<!\\)\$\{([^{}]+)\}|(?<!\\)\$([A-Za-z_][A-Za-z0-9_]*)/g,
     (_match, braced?: string, bare?: string) => {
-      const name = braced ?? bare;
-      if (name === undefined) return '$';
-      return env[name] ?? read.get(name) ?? '';
+      const expression = braced ?? bare ?? '';
+      const op = /(:\+|\+|:-|-)/.exec(expression)?.[0];
+      const [name = '', ...rest] = op ? expression.split(op) : [expression];
+      const alt = rest.join(op ?? '');
+      const found = known[name];
+      if (op === ':+' || op === '+') return found ? alt : '';
+      return found ? found : alt;
     },
   );
+  return replaced.replace(/\\\$/g, '$');
 }
 
 /**
  * The variables wrangler dev adds from `dir` (no environment name): `.dev.vars` as written when it exists;
- * otherwise `.env` then `.env.local` (the later wins, `$NAME` expanded), unless
+ * otherwise `.env` then `.env.local` (the later wins), expanded as {@link expand} says, unless
  * `CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV` is `false`. Empty values are left out: the Worker reads an empty
  * variable as unset. `{}` when there is no file.
  */
@@ -51,10 +57,29 @@ export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): 
       ? []
       : [join(dir, '.env'), join(dir, '.env.local')].filter((f) => existsSync(f));
   const read = new Map<string, string>();
-  for (const file of files)
-    for (const [key, value] of Object.entries(parseEnv(readFileSync(file, 'utf8'))))
-      read.set(key, dotEnv ? expand(value ?? '', env, read) : (value ?? ''));
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const parsed = parseEnv(text);
+    // In the file's order (parseEnv's object is not): an expansion sees only the values above it, as dotenv's.
+    const keys = [...text.matchAll(/^\s*(?:export\s+)?([\w.-]+)\s*[=:]/gm)].map((m) => m[1] ?? '');
+    for (const key of new Set([...keys.filter((k) => k in parsed), ...Object.keys(parsed)]))
+      read.set(key, parsed[key] ?? '');
+  }
+  if (dotEnv) {
+    const fromProcess = env.CLOUDFLARE_INCLUDE_PROCESS_ENV?.toLowerCase() === 'true' ? env : {};
+    const known: Record<string, string> = {};
+    for (const [key, value] of read) {
+      const own = fromProcess[key];
+      const expanded = own !== undefined && own !== value ? own : expand(value, { ...known, ...clean(fromProcess) });
+      known[key] = expanded;
+      read.set(key, expanded);
+    }
+  }
   return Object.fromEntries([...read].filter(([, value]) => value.trim() !== ''));
+}
+
+function clean(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 /**

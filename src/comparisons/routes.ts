@@ -202,7 +202,6 @@ export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
       const headers = c.req.valid('header');
       const key = headers['Idempotency-Key'] ?? null;
       const waitMs = preferWaitMs(headers.Prefer);
-      const started = Date.now();
       const request = c.req.valid('json');
       if (typeof request === 'string') throw new Error('batchBody() did not convert the NDJSON body');
       const { body, replayed } = await createComparison(
@@ -214,6 +213,8 @@ export const comparisonRoutes = ({ certify }: ComparisonRoutesDeps) =>
         certify,
       );
       setCreatedHeaders(c, body.links.self, replayed);
+      // From the wait's start: a slow create must not count toward it.
+      const started = Date.now();
       const ended = waitMs > 0 ? await awaitComparisonEnded(c.env, c.var.tenant, body.id, waitMs) : null;
       if (ended) {
         c.header('Preference-Applied', `wait=${waitMs / 1000}`);

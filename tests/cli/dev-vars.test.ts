@@ -33,16 +33,20 @@ describe('readDevVars', () => {
     expect(readDevVars(dir, { CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'FALSE' })).toEqual({});
   });
 
-  it('expands $NAME and ${NAME} in .env values as wrangler dev does (the environment first), not in .dev.vars', () => {
+  it('expands .env values as wrangler dev does (not .dev.vars): earlier values, defaults, the environment only when included', () => {
     const env = { OPENAI_API_KEY: 'sk-from-env' };
     const dotEnv = dirWith({
-      '.env': 'HOST=127.0.0.1\nLLM_API_KEY=${OPENAI_API_KEY}\nLLM_BASE_URL=http://$HOST:9/v1\nPRICE=\\$5\n',
+      '.env':
+        'HOST=127.0.0.1\nLLM_BASE_URL=http://$HOST:${PORT:-9}/v1\nLLM_API_KEY=${OPENAI_API_KEY}\nPRICE=\\$5\nALT=${HOST:+set}\n',
     });
     expect(readDevVars(dotEnv, env)).toEqual({
       HOST: '127.0.0.1',
-      LLM_API_KEY: 'sk-from-env',
       LLM_BASE_URL: 'http://127.0.0.1:9/v1',
       PRICE: '$5',
+      ALT: 'set',
+    });
+    expect(readDevVars(dotEnv, { ...env, CLOUDFLARE_INCLUDE_PROCESS_ENV: 'true' })).toMatchObject({
+      LLM_API_KEY: 'sk-from-env',
     });
     expect(readDevVars(dirWith({ '.dev.vars': 'LLM_API_KEY=${OPENAI_API_KEY}\n' }), env)).toEqual({
       LLM_API_KEY: '${OPENAI_API_KEY}',
