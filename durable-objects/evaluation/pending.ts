@@ -97,6 +97,15 @@ export class PendingCalls {
     return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE call_id = ?', callId).toArray()[0] ?? null;
   }
 
+  /**
+   * The calls parked between invocations (no attempt out, in no wave): a flex wait, a call the deadline cut
+   * short, a batch-tier call waiting for its next wave or to go synchronously.
+   */
+  parked(): PendingRow[] {
+    if (this.known().size === 0) return [];
+    return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE launched_at IS NULL AND wave IS NULL').toArray();
+  }
+
   /** The failed attempts a row holds. */
   static attemptsOf(row: PendingRow | null): LlmAttempt[] {
     return row ? (JSON.parse(row.attempts) as LlmAttempt[]) : [];
