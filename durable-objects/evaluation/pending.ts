@@ -15,7 +15,7 @@
  *   `FLEX_WAIT_MAX_SECONDS` after `first_at`.
  * - A call of an ended evaluation (cancelled, failed) is never parked: cut short or refused, it is stored with its
  *   attempts and its row goes, since no later invocation would continue it; one parked before the end is stored
- *   as not sent when the end is written (`Caller.settleParked`).
+ *   when the end is written (`Caller.settleParked`): `deadline` if the deadline cut it short, else not sent.
  */
 import type { LlmAttempt } from '../../src/engine/call.js';
 import type { Tier } from '../../src/llm/tiers.js';
