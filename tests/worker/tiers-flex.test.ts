@@ -243,7 +243,9 @@ describe('the flex tier', () => {
         .exec<{ call_id: string }>('SELECT call_id FROM pending WHERE not_before IS NOT NULL ORDER BY call_id')
         .toArray()
         .map((r) => r.call_id);
+      // Its jittered wait may be near 0: the other's is set an hour away, so it surely still waits.
       state.storage.sql.exec('UPDATE pending SET not_before = ? WHERE call_id = ?', Date.now() - 1, ids[0]);
+      state.storage.sql.exec('UPDATE pending SET not_before = ? WHERE call_id = ?', Date.now() + 3_600_000, ids[1]);
       return ids;
     });
     expect(first).toBeDefined();
