@@ -180,24 +180,47 @@ export class Caller {
   }
 
   /**
-   * Stores each call an ended evaluation left parked (a flex call waiting for its `not_before`, a call cut short
-   * before the end) as not sent (`not_sent`, with the attempts it made: nothing billed, since those answered
-   * nothing): no invocation will continue it, and an ended evaluation keeps no `pending` row. Calls in flight and
-   * batch-tier calls in a wave are left to their own outcome. Synchronous (no step can run meanwhile).
+   * Stores each call an ended evaluation left parked, so no `pending` row outlives the end: one waiting for a
+   * later try (a flex wait for its `not_before`, a batch-tier call for its next wave) as not sent (`not_sent`), one
+   * the invocation's deadline cut short as `deadline`, as when the cut comes after the end; each with the attempts
+   * it made (nothing billed, since those answered nothing). Calls in flight and batch-tier calls in a wave are left
+   * to their own outcome. Synchronous (no step can run meanwhile).
    */
   settleParked(evaluation: CachedEvaluation): void {
     const engine = evaluation.engine;
     const pending = this.instance.store.pending;
-    if (!engine || !isTerminal(evaluation.meta.status) || !pending.hasRows()) return;
+    if (!engine || !isTerminal(evaluation.meta.status)) return;
+    const rows = pending.parked().filter((r) => !this.instance.inFlight.has(r.call_id));
+    if (rows.length === 0) return;
     // Sets `supportsN`, which decides the ready calls' ids (as when they were launched).
     this.llmFn(evaluation);
-    for (const request of readyCalls(engine.method, engine.state, { supportsN: this.supportsN })) {
-      if (this.instance.inFlight.has(request.id)) continue;
-      const row = pending.get(request.id);
-      if (!row || row.launched_at !== null || row.wave !== null) continue;
+    // The engine offers no call once a failure is folded in (another call's, or the end's own `not_sent`): the
+    // parked calls' requests are those it would offer without it.
+    const { failure: _failure, ...live } = engine.state;
+    const requests = new Map(
+      readyCalls(engine.method, live, { supportsN: this.supportsN }).map((r) => [r.id, r] as const),
+    );
+    for (const row of rows) {
+      const request = requests.get(row.call_id);
+      if (!request) {
+        // No request to store it under (not expected): the row goes, so none outlives the end.
+        log('warn', 'call.parked_dropped', { evaluationId: evaluation.meta.id, callId: row.call_id });
+        pending.settle(row.call_id);
+        continue;
+      }
       const attempts = PendingCalls.attemptsOf(row);
-      const message = 'not sent: its evaluation ended while the call waited to go again';
-      const error: LlmError = { code: NOT_SENT, message, ...(attempts.length > 0 ? { attempts } : {}) };
+      const cut = row.not_before === null && row.tier !== 'batch';
+      const error: LlmError = cut
+        ? {
+            code: 'deadline',
+            message: "the call was cut short at its invocation's deadline; its evaluation ended before it went again",
+            ...(attempts.length > 0 ? { attempts } : {}),
+          }
+        : {
+            code: NOT_SENT,
+            message: 'not sent: its evaluation ended while the call waited to go again',
+            ...(attempts.length > 0 ? { attempts } : {}),
+          };
       this.record(evaluation, request, { id: request.id, ok: false, attempts: attempts.length, error }, row.first_at);
     }
   }

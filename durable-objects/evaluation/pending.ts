@@ -15,7 +15,7 @@
  *   `FLEX_WAIT_MAX_SECONDS` after `first_at`.
  * - A call of an ended evaluation (cancelled, failed) is never parked: cut short or refused, it is stored with its
  *   attempts and its row goes, since no later invocation would continue it; one parked before the end is stored
- *   as not sent when the end is written (`Caller.settleParked`).
+ *   when the end is written (`Caller.settleParked`): `deadline` if the deadline cut it short, else not sent.
  */
 import type { LlmAttempt } from '../../src/engine/call.js';
 import type { Tier } from '../../src/llm/tiers.js';
@@ -95,6 +95,15 @@ export class PendingCalls {
   get(callId: string): PendingRow | null {
     if (!this.known().has(callId)) return null;
     return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE call_id = ?', callId).toArray()[0] ?? null;
+  }
+
+  /**
+   * The calls parked between invocations (no attempt out, in no wave): a flex wait, a call the deadline cut
+   * short, a batch-tier call waiting for its next wave or to go synchronously.
+   */
+  parked(): PendingRow[] {
+    if (this.known().size === 0) return [];
+    return this.sql.exec<PendingRow>('SELECT * FROM pending WHERE launched_at IS NULL AND wave IS NULL').toArray();
   }
 
   /** The failed attempts a row holds. */

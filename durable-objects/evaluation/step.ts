@@ -32,7 +32,7 @@ export class Stepper {
     private readonly final: FinalWriter,
   ) {
     this.caller = new Caller(instance, final);
-    // An ended evaluation's parked calls are stored as not sent before its final write.
+    // An ended evaluation's parked calls are stored (not sent, or cut short) before its final write.
     final.beforeWrite = (evaluation) => {
       this.caller.settleParked(evaluation);
     };

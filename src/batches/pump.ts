@@ -175,7 +175,8 @@ async function claimBudgetedOrExhaust(env: Bindings, batchId: string): Promise<{
  * on one event loop) a window of such items chains hit after hit without the loop reading a socket: another
  * batch's LLM replies, and every API request, waited until the whole batch of hits had ended (20-30 s for 1,000
  * hits under `npm start`, BENCHMARKS.md). A timer fires only once the loop has polled its sockets, so each hit
- * lets what arrived meanwhile run first. Deployed, each object is its own isolate and the wait is a no-op turn.
+ * lets what arrived meanwhile run first. Deployed, objects may share an isolate too: the wait is one cheap turn
+ * either way.
  */
 export function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -187,8 +188,8 @@ export function yieldToIo(): Promise<void> {
  * (no D1 round trip for the admitted one); a batch with a budget is claimed here instead (./budget-claims.ts). Never
  * throws (it runs after the response): the next ending's claim, or the sweeper's top-up, makes up for a
  * failure, and a claimed item that did not start stays `queued` for the sweeper's re-kick.
- * @param yieldFirst the ending item made no LLM call (a verdict cache hit): the start waits one timer turn
- *   first ({@link yieldToIo}). Default false.
+ * @param yieldFirst the ending item stored no successful LLM call (a verdict cache hit; also one whose every call
+ *   failed): the start waits one timer turn first ({@link yieldToIo}). Default false.
  */
 export async function handOverClaim(
   env: Bindings,
@@ -227,7 +228,8 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
       statements: claim.statements,
       then: (results) => {
         const { claim: window, admitted } = claim.read(results);
-        // A cache hit made no call: its next start lets the runtime read its sockets first (yieldToIo).
+        // No stored call (a cache hit, or an item whose every call failed): its next start lets the runtime read its
+        // sockets first (yieldToIo); an item that failed so waits one turn too, harmlessly.
         const madeNoCall = ending.written?.calls.length === 0;
         return (env) => handOverClaim(env, ending.id, window, admitted, madeNoCall);
       },

@@ -161,8 +161,8 @@ export const LlmErrorSchema = z
      * Stable code. From the provider's answers: `rate_limited`, `timeout`, `provider_error`, `auth`, `bad_request`,
      * `not_found`, `network`, `empty_reply`; at the flex tier `flex_unavailable`, `flex_unsupported`,
      * `tier_unsupported`. Without a request: `budget_exceeded` (the evaluation's budget refused the call) and
-     * `not_sent` (its evaluation ended first: stopped at the provider gate, or parked); `deadline` for a call an
-     * ended evaluation's invocation cut short.
+     * `not_sent` (its evaluation ended first: stopped at the provider gate, or parked to go again later); `deadline`
+     * for a call its invocation's deadline cut short (the attempt out timed out) and its evaluation ended first.
      */
     code: z.string(),
     /** Human-readable reason, quoting the provider's message where there is one (secrets removed). */

@@ -120,15 +120,16 @@ export interface CallOptions {
   /**
    * Asked once an attempt has failed, before the wait for the next one, and before that next attempt (after its
    * wait for the provider gate too): true ends the call at once with the attempts made, sending nothing more (e.g.
-   * its evaluation was cancelled). Also asked when the first attempt's gate slot is granted: a call stopped while
-   * it waited gives the slot back and sends nothing ({@link TieredCallResult.unsent}). Without a gate the first
+   * its evaluation was cancelled). Also asked when an attempt's gate slot is granted: a call stopped while it
+   * waited gives the slot back and sends nothing more ({@link TieredCallResult.unsent} for a first attempt). Without a gate the first
    * attempt always goes (the caller decided to make the call just before). Default: never.
    */
   stop?: () => boolean;
   /**
-   * Aborted when the call is to stop (with {@link stop} then true): a first attempt still waiting for its provider
-   * gate slot stops waiting at once, its ask withdrawn, and is not sent ({@link TieredCallResult.unsent}), so the
-   * caller need not wait for a grant it would not use. Default none (the wait ends only with a grant).
+   * Aborted when the call is to stop (with {@link stop} then true): an attempt still waiting for its provider gate
+   * slot (the first or a retry) stops waiting at once, its ask withdrawn, and is not sent: a first attempt's call
+   * ends {@link TieredCallResult.unsent}, a retry's with the failures so far (as {@link stop}), so the caller need
+   * not wait for a grant it would not use. Default none (the wait ends only with a grant).
    */
   signal?: AbortSignal;
 }

@@ -20,8 +20,9 @@ export interface ProviderGate {
   /**
    * Resolves once the attempt may go out. Never rejects: a gate that cannot answer lets the attempt through.
    * @param signal aborted when the attempt will not be sent (its evaluation ended): a wait for the slot ends at
-   *   once, the ask withdrawn from the gate's queue, and resolves {@link NO_SLOT}; the caller must then not send.
-   *   A slot granted before the abort is a real lease (release it).
+   *   once, the ask withdrawn from the gate's queue, and resolves {@link NO_SLOT}. A slot granted before the abort
+   *   is a real lease (release it). The caller decides whether to send by the signal, never by {@link NO_SLOT}
+   *   alone: a gate that cannot answer lets the attempt through with that same lease.
    */
   acquire(
     attempt: { provider: string; model: string; callId: string; attempt: number },
@@ -29,7 +30,10 @@ export interface ProviderGate {
   ): Promise<GateLease>;
 }
 
-/** The lease of an ask withdrawn before its grant ({@link ProviderGate.acquire}'s `signal`): no slot, nothing to give back. */
+/**
+ * A lease that holds no slot, nothing to give back: an ask withdrawn before its grant ({@link ProviderGate.acquire}'s
+ * `signal`), and an attempt let through because the gate could not answer. Not a "do not send": check the signal.
+ */
 export const NO_SLOT: GateLease = { release: () => undefined };
 
 /** The gate outcome of an attempt: a reply, a 429, or anything else. */

@@ -241,10 +241,13 @@ class GateChannel {
     } catch (e) {
       // One by one instead (a gate object still on code without `exchange` during a deploy, a lost reply): each
       // release on its own, each ask its turn in `acquire`, which lets it through only if that fails too. A release
-      // that fails again expires on its own (DEFAULT_LEASE_MS).
+      // that fails again expires on its own (DEFAULT_LEASE_MS). A withdrawn ask's slot, granted if the gate applied
+      // the exchange before its reply was lost, is given back (the gate ignores an id it holds no lease for).
       this.warn(asks.length > 0 ? 'gate.exchange_failed' : 'gate.release_failed', asks[0]?.callId, e);
       for (const r of releases) stub.release(r.id, r.outcome).catch(() => undefined);
-      for (const a of asks) if (!withdrawn(a)) void this.waitTurn(a);
+      for (const a of asks)
+        if (!withdrawn(a)) void this.waitTurn(a);
+        else stub.release(a.id, 'failed').catch(() => undefined);
       return;
     }
     asks.forEach((a, i) => {

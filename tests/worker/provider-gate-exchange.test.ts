@@ -135,4 +135,38 @@ describe("the provider gate's exchange", () => {
     expect(calls.filter((m) => m === 'acquire')).toEqual(['acquire', 'acquire']);
     expect(calls.filter((m) => m === 'release')).toEqual(['release', 'release']);
   });
+
+  it('gives back the slot of an ask withdrawn during an exchange the gate applied but whose reply was lost', async () => {
+    const model = `mock-judge?seed=exchange-lost-${Date.now()}`;
+    const { env } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
+    const ns = env.PROVIDER_GATE;
+    const controller = new AbortController();
+    // The gate grants the slot; the reply is lost after the holder's evaluation ended (its signal aborted).
+    const lossy = {
+      idFromName: (name: string) => ns.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = ns.get(id);
+        return new Proxy(stub, {
+          get(target, prop) {
+            const value = Reflect.get(target, prop) as unknown;
+            if (prop !== 'exchange') return value;
+            return async (...args: unknown[]) => {
+              await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).exchange?.(...args);
+              controller.abort();
+              throw new Error('the reply was lost');
+            };
+          },
+        });
+      },
+    } as unknown as typeof ns;
+    const gate = providerGateOf({ ...env, PROVIDER_GATE: lossy }, { tenant: 'tn_lost', evaluationId: 'ev_lost' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const stub = providerGateStub(testEnv, 'default', model);
+    // Answered at once as not granted: its holder sends nothing.
+    await gate.acquire(attempt(model, 'a'), controller.signal);
+    expect(controller.signal.aborted).toBe(true);
+    expect((await stub.stats()).granted).toBe(1);
+    // The slot the gate granted goes back at once, not when its lease expires (5 min).
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+  });
 });

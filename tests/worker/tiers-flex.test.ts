@@ -224,6 +224,66 @@ describe('the flex tier', () => {
     await expectNoAlarmLeft(id);
   });
 
+  it('`wait`: a call parked before a cancel beside one whose refusal came back after it: both stored, no pending row', async () => {
+    const { id } = await insertJob({
+      preset: 'fastchat-pair',
+      task: PAIRWISE,
+      tier: 'flex',
+      flexFallback: 'wait',
+      mock: { flexRefuse: 8 },
+    });
+    // The first invocation parks both calls; then one call's wait is over (its not_before moved to the past).
+    const [first, second] = await runInTestObject(id, async (o, state) => {
+      o.useBindings({ LLM_RETRY_BASE_MS: '1', LLM_RETRY_MAX_MS: '2' });
+      await o.start(id);
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      await state.storage.deleteAlarm();
+      const ids = state.storage.sql
+        .exec<{ call_id: string }>('SELECT call_id FROM pending WHERE not_before IS NOT NULL ORDER BY call_id')
+        .toArray()
+        .map((r) => r.call_id);
+      // Its jittered wait may be near 0: the other's is set an hour away, so it surely still waits.
+      state.storage.sql.exec('UPDATE pending SET not_before = ? WHERE call_id = ?', Date.now() - 1, ids[0]);
+      state.storage.sql.exec('UPDATE pending SET not_before = ? WHERE call_id = ?', Date.now() + 3_600_000, ids[1]);
+      return ids;
+    });
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // That call goes again and its reply is held; the other still waits for its not_before.
+    await replyInGroups(id, Infinity);
+    const step = runInTestObject(id, (o) => o.alarm());
+    expect(
+      await pollUntil(
+        () => heldReplies(id),
+        (n) => n === 1,
+        WAIT_MS,
+      ),
+    ).toBe(1);
+    expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
+    // Its refusal, stored after the end, is a failure the engine folds in before the final write.
+    expect(await releaseReplies(id)).toBe(1);
+    await step;
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    const left = await runInTestObject(id, (_o, state) => ({
+      pending: state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending').one().n,
+      codes: state.storage.sql
+        .exec<{ call_id: string; result: string }>('SELECT call_id, result FROM results ORDER BY call_id')
+        .toArray()
+        .map((r) => [r.call_id, (JSON.parse(r.result) as { error?: { code: string } }).error?.code] as const),
+    }));
+    expect(left).toEqual({
+      pending: 0,
+      codes: [
+        [first, 'flex_unavailable'],
+        [second, NOT_SENT],
+      ],
+    });
+    expect(await countRows('usage', id)).toBe(0);
+    await expectNoAlarmLeft(id);
+  });
+
   it('a call the invocation deadline cuts short after a cancel is stored, not parked: no pending row, nothing billed', async () => {
     const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tier: 'flex' });
     // The replies are held: each first attempt is cut off at the invocation's deadline, after the cancel.
@@ -250,6 +310,40 @@ describe('the flex tier', () => {
     expect(left).toEqual({ pending: 0, results: held });
     expect(await countRows('usage', id)).toBe(0);
     await expectNoAlarmLeft(id);
+  });
+
+  it('a call the invocation deadline cut short before a cancel is stored as `deadline` with its attempt: no pending row', async () => {
+    const { id } = await insertJob({ preset: 'fastchat-pair', task: PAIRWISE, tier: 'flex', mock: { latency: 1500 } });
+    const parked = await runInTestObject(id, async (o, state) => {
+      o.useBindings({ CALL_DEADLINE_MS: '1200' });
+      await o.start(id);
+      await state.storage.deleteAlarm();
+      await o.alarm();
+      // Its next invocation would continue the calls: the cancel comes first.
+      await state.storage.deleteAlarm();
+      return state.storage.sql
+        .exec<{ call_id: string }>('SELECT call_id FROM pending WHERE launched_at IS NULL ORDER BY call_id')
+        .toArray()
+        .map((r) => r.call_id);
+    });
+    expect(parked.length).toBeGreaterThan(0);
+    expect((await evaluationStub(testEnv, id).cancel(id)).status).toBe('cancelled');
+    const snap = await waitForSnapshot(id, (s) => s?.finalized === true);
+    expect(snap?.status).toBe('cancelled');
+    const left = await runInTestObject(id, (_o, state) => ({
+      pending: state.storage.sql.exec('SELECT COUNT(*) AS n FROM pending').one().n,
+      results: state.storage.sql
+        .exec<{ call_id: string; result: string }>('SELECT call_id, result FROM results ORDER BY call_id')
+        .toArray()
+        .map((r) => {
+          const result = JSON.parse(r.result) as { attempts: number; error?: { code: string } };
+          return [r.call_id, result.attempts, result.error?.code] as const;
+        }),
+    }));
+    // As when the cut comes after the end: its attempt went out and timed out, so it is no `not_sent`.
+    expect(left).toEqual({ pending: 0, results: parked.map((callId) => [callId, 1, 'deadline']) });
+    expect(snap?.callsDone).toBe(parked.length);
+    expect(await countRows('usage', id)).toBe(0);
   });
 
   it('a call cut short by the invocation deadline is continued by the next alarm, its attempt counted', async () => {
