@@ -215,6 +215,9 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
   })
     .catch(async (e: unknown) => {
       onOutput.ready();
+      // Interrupted: the step failed because the interrupt stopped its child. The interrupt ends the process by its
+      // signal once every child is stopped; exiting 1 here first would race it (seen under load).
+      if (interrupting) return await new Promise<never>(() => undefined);
       // A step that failed may leave another running (the bundle beside wrangler.toml's read).
       await stopLiveGroups(INTERRUPT_GRACE_MS);
       throw e;

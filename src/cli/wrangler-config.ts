@@ -13,9 +13,29 @@ import { dirname, join, resolve } from 'node:path';
 import type * as WranglerModule from 'wrangler';
 import type { D1Migrations, WorkerSetup } from './worker-options.js';
 
+/** The signals whose handlers wrangler's library adds to the process that loads it. */
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs `fn` (a call into wrangler's library), then removes the SIGINT / SIGTERM / SIGHUP listeners it added.
+ * Why: wrangler (and Miniflare under it) add handlers that `process.exit()` at once, with code 0, in the
+ * process that loads them; npm start and the other CLIs decide themselves how a signal ends them (npm start
+ * stops what it started, then ends on the signal), and a Ctrl+C must not read as a success.
+ */
+function withoutSignalHandlers<T>(fn: () => T): T {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  try {
+    return fn();
+  } finally {
+    for (const s of SIGNALS)
+      for (const listener of process.listeners(s))
+        if (!before.get(s)?.has(listener)) process.removeListener(s, listener);
+  }
+}
+
 // Required, not imported: wrangler is CommonJS, and Node's ESM loader would first scan its 12 MB file for the
 // names it exports, about 1 CPU-s more than the require itself in every process that reads wrangler.toml.
-const wranglerApi = createRequire(import.meta.url)('wrangler') as typeof WranglerModule;
+const wranglerApi = withoutSignalHandlers(() => createRequire(import.meta.url)('wrangler') as typeof WranglerModule);
 
 /** The part of wrangler's config read here (its own type names a package wrangler bundles, so it does not resolve). */
 export interface WranglerConfigView {
@@ -28,23 +48,34 @@ export interface WranglerConfigView {
 }
 
 /** wrangler's config reader, typed as used here. */
-export const readWranglerConfig = wranglerApi.unstable_readConfig as unknown as (args: {
-  config: string;
-}) => WranglerConfigView;
+export const readWranglerConfig = (args: { config: string }): WranglerConfigView =>
+  withoutSignalHandlers(() =>
+    (wranglerApi.unstable_readConfig as unknown as (a: typeof args) => WranglerConfigView)(args),
+  );
 
 /** wrangler's translation of wrangler.toml into Miniflare worker options (script excluded). */
-const workerOptionsOf = wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (configPath: string) => {
-  workerOptions: WorkerSetup['workerOptions'];
-};
+const workerOptionsOf = (configPath: string): { workerOptions: WorkerSetup['workerOptions'] } =>
+  withoutSignalHandlers(() =>
+    (
+      wranglerApi.unstable_getMiniflareWorkerOptions as unknown as (path: string) => {
+        workerOptions: WorkerSetup['workerOptions'];
+      }
+    )(configPath),
+  );
 
 /** The keys wrangler would add from `.dev.vars` / `.env` next to `configPath` (values unused). */
-const devVarsOf = wranglerApi.unstable_getVarsForDev as unknown as (
-  configPath: string,
-  envFiles: undefined,
-  vars: Record<string, never>,
-  env: undefined,
-  silent: boolean,
-) => Record<string, unknown>;
+const devVarsOf = (configPath: string): Record<string, unknown> =>
+  withoutSignalHandlers(() =>
+    (
+      wranglerApi.unstable_getVarsForDev as unknown as (
+        configPath: string,
+        envFiles: undefined,
+        vars: Record<string, never>,
+        env: undefined,
+        silent: boolean,
+      ) => Record<string, unknown>
+    )(configPath, undefined, {}, undefined, true),
+  );
 
 /** The `.sql` files of a migrations folder, in wrangler's order (by number, then name); none without the folder. */
 function migrationFiles(dir: string): string[] {
@@ -93,7 +124,7 @@ export function readWorkerSetup(configPath: string): WorkerSetup {
     vars: config.vars,
     crons: config.triggers.crons ?? [],
     // Silently: wrangler would otherwise print which file it read.
-    devVarKeys: Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)),
+    devVarKeys: Object.keys(devVarsOf(configPath)),
     d1: d1MigrationsOf(configPath, config),
   };
 }
@@ -106,9 +137,6 @@ export function readWorkerSetup(configPath: string): WorkerSetup {
 export function bindingsOverDevVars(configPath: string): Record<string, unknown> {
   const declared = readWranglerConfig({ config: configPath }).vars;
   return Object.fromEntries(
-    Object.keys(devVarsOf(configPath, undefined, {}, undefined, true)).map((key) => [
-      key,
-      key in declared ? declared[key] : '',
-    ]),
+    Object.keys(devVarsOf(configPath)).map((key) => [key, key in declared ? declared[key] : '']),
   );
 }
