@@ -10,7 +10,6 @@
 import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';
 import { deleteEvaluation, listEvaluationsView } from '../evaluations/list.js';
-import { MAX_LIST_PAGE } from '../evaluations/list-schemas.js';
 import { traceStub } from './rpc.js';
 
 /**
@@ -33,11 +32,14 @@ export async function eraseTrace(env: Bindings, tenant: string, traceId: string)
   await eraseBySource(env, tenant, traceId);
 }
 
+/** Evaluations per page {@link eraseBySource} lists: 100, the listing's largest. */
+const SOURCE_PAGE = 100;
+
 /** Deletes the tenant's evaluations (in D1) whose `source.traceId` is `traceId`, page by page. */
 async function eraseBySource(env: Bindings, tenant: string, traceId: string): Promise<void> {
   let cursor: string | undefined;
   do {
-    const page = await listEvaluationsView(env, tenant, { traceId, limit: MAX_LIST_PAGE, cursor });
+    const page = await listEvaluationsView(env, tenant, { traceId, limit: SOURCE_PAGE, cursor });
     for (const e of page.data) await deleteEvaluation(env, tenant, e.id);
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
