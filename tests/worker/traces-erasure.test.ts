@@ -18,7 +18,7 @@ import type { TraceDO } from '../../durable-objects/trace/index.js';
 import { tenantDb } from '../../src/config/d1-shards.js';
 import { api, postJson } from './api-fetch.js';
 import { drainAlarms, newTestId, pollUntil, POINTWISE, testEnv, waitForEnd } from './helpers.js';
-import { evaluationsOf, monitor, newTraceId } from './monitors-support.js';
+import { countsOf, evaluationsOf, monitor, newTraceId } from './monitors-support.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 
 afterEach(drainAlarms);
@@ -306,6 +306,36 @@ describe('DELETE /v1/traces/{traceId}', () => {
     await stub.append(tenant, traceId, spanOf(traceId, '4000000000000001', null, marker), 30);
     expect(await objectText(tenant, traceId)).not.toContain(marker);
     expect(await metaOf(tenant, traceId, 'deletedAt')).not.toBeNull();
+  });
+
+  it("deletes a monitor's evaluation created while the trace was being deleted", async () => {
+    const service = `inflight-${newTestId('svc')}`;
+    const monitorId = await monitor({
+      filter: { service },
+      scope: 'span',
+      judge: {
+        preset: 'rubric-judge',
+        config: { defaults: { model: mockModel({ seed: newTestId('inflight') }) } },
+        aspect: { name: 'helpfulness', description: 'How well it helps.', scale: { min: 1, max: 5 } },
+      },
+    });
+    const traceId = newTraceId();
+    const rows = spanRows(normalizeRequest(exportOf(traceId, `inflight ${newTestId('m')}`, service)).spans);
+    await runInDurableObject(traceStub(testEnv, 'default', traceId), async (instance: TraceDO) => {
+      const store = (instance as unknown as { store: TraceStore }).store;
+      // The DELETE lands once the judgment has read the trace (while its evaluation is being made).
+      let erasing = false;
+      const read = store.read.bind(store);
+      store.read = (tenant) => {
+        const trace = read(tenant);
+        erasing = true;
+        return trace;
+      };
+      store.deleted = () => erasing;
+      await instance.append('default', traceId, rows, 30);
+    });
+    await expect.poll(async () => (await countsOf(monitorId)).sampled).toBe(1);
+    expect(await evaluationsOf(monitorId)).toEqual([]);
   });
 
   it('deletes an evaluation whose source names the trace though the trace never recorded it', async () => {
