@@ -39,11 +39,13 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
     storeContent = true,
   ): Promise<AppendOutcome> {
     const appended = await this.store.append(tenant, traceId, spans, retentionDays, storeContent);
-    await this.monitors.onSpans(tenant, traceId, appended.fresh);
-    if (appended.holdsContent && this.store.quietUntil() === null) {
+    // Held texts: each new span restarts the quiet period (an SDK exports a trace in batches, its root last). Armed
+    // before the monitors match, so a failure there never keeps the texts past it.
+    if (appended.holdsContent && (appended.added > 0 || this.store.quietUntil() === null)) {
       const arrived = this.store.lastSpanAt() ?? Date.now();
       await this.store.setQuietUntil(arrived + configOf(this.env).TRACE_QUIET_MS);
     }
+    await this.monitors.onSpans(tenant, traceId, appended.fresh);
     return { added: appended.added, index: appended.index };
   }
 
@@ -80,8 +82,13 @@ export class TraceDO extends DurableObject<Bindings> implements TraceRpc {
       await this.monitors.onQuiet(ids.tenant, ids.traceId);
       await this.store.setQuietUntil(null);
     }
-    // Judged (a failure above retries the alarm with the texts still there): a tenant that stores none keeps hashes.
-    if (ids && this.store.holdsContent() && this.store.quietUntil() === null) await this.store.eraseContent();
+    // Judged (a failure above retries the alarm with the texts still there): a tenant that stores none keeps hashes,
+    // once the root span has ended (its trace-scope monitors judge the whole trace), or at the cap.
+    if (ids && this.store.holdsContent() && this.store.quietUntil() === null) {
+      const cap = this.store.contentHoldEnds();
+      if (this.store.root()?.endTimeUnixNano || cap === null || cap <= Date.now()) await this.store.eraseContent();
+      else await this.store.setQuietUntil(cap);
+    }
     // Before the erasure, which forgets the ids: a failure retries the alarm with the trace still there.
     if (ids && this.store.expired()) await this.monitors.forget(ids.tenant, ids.traceId);
     await this.store.alarm();

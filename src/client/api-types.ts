@@ -1608,7 +1608,7 @@ export interface paths {
         put?: never;
         /**
          * Export spans (OTLP/HTTP)
-         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them (`TRACE_QUIET_MS` after its last span), then their sha-256. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
+         * @description OTLP/HTTP trace export as the OTLP specification defines it: a binary (`application/x-protobuf`) or JSON (`application/json`) `ExportTraceServiceRequest`, optionally `Content-Encoding: gzip`; the answer is in the same encoding. Point an OpenTelemetry exporter at the deployment (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://…/v1/traces`, header `Authorization=Bearer trb_…`). Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace (one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them (`TRACE_QUIET_MS` after the trace's last span once its root span has ended; at most 15 minutes while it has not), then their sha-256. A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and `OTLP_MAX_SPANS` per request, 413 past either.
          */
         post: operations["exportTraces"];
         delete?: never;
@@ -1633,7 +1633,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a trace
-         * @description Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or one created with `source`: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it arriving later (a re-export, a span still queued) is dropped. Idempotent: deleting again answers 204.
+         * @description Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or any whose `source` names the trace, yours too: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it arriving later (a re-export, a span still queued) is dropped until the retention's deadline the trace had (none with `retentionDays` 0). Idempotent: deleting again answers 204.
          */
         delete: operations["deleteTrace"];
         options?: never;
@@ -1650,7 +1650,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 20) and `cursor` (the previous page's `nextCursor`; null on the last page).
+         * @description The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 100: every monitor) and `cursor` (the previous page's `nextCursor`; null on the last page).
          */
         get: operations["listMonitors"];
         put?: never;
@@ -18966,7 +18966,7 @@ export interface operations {
     listMonitors: {
         parameters: {
             query?: {
-                /** @description Page size, 1-100 (default 20). */
+                /** @description Page size, 1-100 (default 100: every monitor). */
                 limit?: number;
                 /** @description The previous page's `nextCursor`. */
                 cursor?: string;

@@ -117,7 +117,7 @@ const list = createRoute({
   tags: TAGS,
   summary: 'List monitors',
   description:
-    "The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 20) and `cursor` " +
+    "The tenant's monitors, newest first, with their counts, a page at a time: `limit` (1-100, default 100: every monitor) and `cursor` " +
     "(the previous page's `nextCursor`; null on the last page).",
   ...scoped('read'),
   request: { query: MonitorListQuery },

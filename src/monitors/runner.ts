@@ -21,6 +21,7 @@ import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { configOf } from '../config/vars.js';
 import type { Task } from '../engine/task.js';
+import { deleteEvaluation } from '../evaluations/list.js';
 import { log, logs } from '../log/log.js';
 import type { NormalizedSpan } from '../traces/span-schema.js';
 import type { StoredTrace, TraceLink, TraceStore } from '../traces/store.js';
@@ -295,7 +296,10 @@ export class MonitorRunner {
       const source = { traceId, spanId, monitorId: m.id };
       try {
         const outcome = await judgeMatch(this.deps.env, m, task, source, this.now());
-        if (outcome.kind === 'created') {
+        if (outcome.kind === 'created' && this.deps.store.deleted()) {
+          // `DELETE /v1/traces/{id}` ran while it was made (its table of decisions is gone): erased as the rest.
+          await deleteEvaluation(this.deps.env, tenant, outcome.evaluationId);
+        } else if (outcome.kind === 'created') {
           const link: TraceLink = { evaluationId: outcome.evaluationId, spanId, monitorId: m.id };
           this.deps.store.link(tenant, traceId, link);
           this.settle(m.id, row.span_id, 'created', outcome.evaluationId);

@@ -187,7 +187,7 @@ export const MonitorSchema = z
 /** A monitor as the API shows it. */
 export type Monitor = z.infer<typeof MonitorSchema>;
 
-/** Answer to `GET /v1/monitors`: every monitor of the tenant, newest first. */
+/** Answer to `GET /v1/monitors`: a page of the tenant's monitors, newest first, and the cursor to the next. */
 export const MonitorListSchema = z
   .object({
     data: z.array(MonitorSchema).max(MAX_MONITORS),
@@ -205,16 +205,22 @@ export const MonitorParams = z.object({
     .openapi({ param: { description: 'The monitor id (`mon_…`).' }, example: 'mon_00a1b2c3d4e5f6a78b9c0d1e2f3a4b5c' }),
 });
 
-/** Query of `GET /v1/monitors`: a page, newest first. */
+/**
+ * Query of `GET /v1/monitors`: a page, newest first. `limit` defaults to {@link MAX_MONITORS} (100), the most a
+ * tenant has, so a caller that never pages gets them all, as before paging came.
+ */
 export const MonitorListQuery = z
   .object({
     limit: z.coerce
       .number()
       .int()
       .min(1)
-      .max(100)
-      .default(20)
-      .openapi({ param: { description: 'Page size, 1-100 (default 20).' }, example: 20 }),
+      .max(MAX_MONITORS)
+      .default(MAX_MONITORS)
+      .openapi({
+        param: { description: `Page size, 1-${MAX_MONITORS} (default ${MAX_MONITORS}: every monitor).` },
+        example: 20,
+      }),
     cursor: z
       .string()
       .min(1)

@@ -73,7 +73,7 @@ const exportRoute = createRoute({
     "Spans are read with OpenTelemetry's GenAI semantic conventions and OpenInference's attributes, queued, and kept in their trace " +
     "(one store per trace) for the tenant's retention; each (traceId, spanId) is kept once, so a re-export adds nothing. " +
     "A tenant that stores no content (`storeContent: false`) keeps each span's texts only until its trace's monitors have judged them " +
-    '(`TRACE_QUIET_MS` after its last span), then their sha-256. ' +
+    "(`TRACE_QUIET_MS` after the trace's last span once its root span has ended; at most 15 minutes while it has not), then their sha-256. " +
     'A span with a bad id is rejected alone (200 with `partialSuccess`). Limits: `OTLP_MAX_BODY_BYTES` (before and after gzip) and ' +
     '`OTLP_MAX_SPANS` per request, 413 past either.',
   middleware: [requireScope('evaluations:write')] as const,
@@ -147,9 +147,10 @@ const removeRoute = createRoute({
   tags: TAGS,
   summary: 'Delete a trace',
   description:
-    "Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or one " +
-    'created with `source`: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, and a span of it ' +
-    'arriving later (a re-export, a span still queued) is dropped. Idempotent: deleting again answers 204.',
+    "Data retention: erases the trace's spans and their texts, its index, and the evaluations made of it (a monitor's, or any " +
+    'whose `source` names the trace, yours too: each as `DELETE /v1/evaluations/{id}` erases it). Afterwards the trace reads as 404, ' +
+    "and a span of it arriving later (a re-export, a span still queued) is dropped until the retention's deadline the trace had " +
+    '(none with `retentionDays` 0). Idempotent: deleting again answers 204.',
   ...scoped('evaluations:write'),
   request: { params: TraceParams, query: NoQuery },
   responses: v1Responses({

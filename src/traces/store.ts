@@ -10,10 +10,12 @@
  * - the trace is kept for the tenant's retention after its last span (the object's alarm erases it and its
  *   index row; `retentionDays` 0 keeps it);
  * - a tenant that stores no content (`storeContent: false`): the spans' texts are kept until the trace's monitors
- *   have taken them, the quiet period after its last span (`TRACE_QUIET_MS`), then each becomes its sha-256
- *   ({@link TraceStore.eraseContent}, ./content.ts);
+ *   have taken them, the quiet period (`TRACE_QUIET_MS`) after the trace's last span once its root span has ended
+ *   (each new span restarts it; {@link CONTENT_HOLD_MAX_MS} at most while the root has not ended), then each
+ *   becomes its sha-256 ({@link TraceStore.eraseContent}, ./content.ts);
  * - `DELETE /v1/traces/{id}` erases it all at once ({@link TraceStore.erase}) and leaves a tombstone, so a span
- *   arriving later (a queue redelivery, a re-export) is dropped rather than kept again.
+ *   arriving later (a queue redelivery, a re-export) is dropped rather than kept again, until the retention's
+ *   deadline the trace had (it erases the tombstone too).
  */
 import type { NormalizedSpan } from './span-schema.js';
 import { NormalizedSpanSchema } from './span-schema.js';
@@ -25,6 +27,12 @@ import { withoutContent } from './content.js';
 
 /** A day in ms. */
 const DAY_MS = 86_400_000;
+
+/**
+ * The longest a tenant that stores no content keeps a trace's texts while its root span has not ended: 15 min
+ * after the first span held (the root ended, they go its quiet period after the trace's last span).
+ */
+export const CONTENT_HOLD_MAX_MS = 15 * 60_000;
 
 /** What the store needs from its platform. */
 export interface TraceStoreDeps {
@@ -173,7 +181,10 @@ export class TraceStore {
     }
     const now = this.now();
     if (added > 0) this.setMeta('lastSpanAt', String(now));
-    if (added > 0 && !storeContent) this.setMeta('contentHeld', '1');
+    if (added > 0 && !storeContent) {
+      this.setMeta('contentHeld', '1');
+      if (this.meta('contentSince') === null) this.setMeta('contentSince', String(now));
+    }
     if (root !== null) this.setMeta('root', root.spanId);
     const kept = this.meta('index');
     let index: TraceIndexRow | null = kept === null ? null : (JSON.parse(kept) as TraceIndexRow);
@@ -209,6 +220,15 @@ export class TraceStore {
     return this.meta('contentHeld') !== null;
   }
 
+  /**
+   * When held texts are hashed at the latest though the root span has not ended ({@link CONTENT_HOLD_MAX_MS} after
+   * the first held), epoch ms; null when none are held.
+   */
+  contentHoldEnds(): number | null {
+    const since = this.meta('contentSince');
+    return since === null ? null : Number(since) + CONTENT_HOLD_MAX_MS;
+  }
+
   /** When {@link eraseContent} last hashed texts (epoch ms), or null: a trace-scope judgment after it would see hashes. */
   contentErasedAt(): number | null {
     const at = this.meta('contentErasedAt');
@@ -221,15 +241,23 @@ export class TraceStore {
    */
   async eraseContent(): Promise<void> {
     const rows = this.deps.sql.exec<{ span_id: string; body: string }>('SELECT span_id, body FROM spans').toArray();
-    const bodies = await Promise.all(
-      rows.map(async (r) => ({ id: r.span_id, body: JSON.stringify(await withoutContent(ownSpan(r.body))) })),
-    );
+    // Cleared with the read, before the await (hashing opens the input gate): an append meanwhile sets it again,
+    // so the spans it adds, which this read missed, are hashed by the next alarm rather than kept.
+    this.deps.sql.exec("DELETE FROM meta WHERE key IN ('contentHeld', 'contentSince')");
+    let bodies: { id: string; body: string }[];
+    try {
+      bodies = await Promise.all(
+        rows.map(async (r) => ({ id: r.span_id, body: JSON.stringify(await withoutContent(ownSpan(r.body))) })),
+      );
+    } catch (err) {
+      this.setMeta('contentHeld', '1'); // the alarm's retry hashes them
+      throw err;
+    }
     // No await from here on: the object's storage commits the whole erasure or none of it.
     for (const { id, body } of bodies) {
       this.deps.sql.exec(scrubSql('spans', ['body'], 'span_id = ?'), id);
       this.deps.sql.exec('UPDATE spans SET body = ? WHERE span_id = ?', body, id);
     }
-    this.deps.sql.exec("DELETE FROM meta WHERE key = 'contentHeld'");
     this.setMeta('contentErasedAt', String(this.now()));
   }
 
@@ -243,18 +271,24 @@ export class TraceStore {
     const traceId = this.meta('traceId') ?? '';
     if (!this.deleted()) {
       const expiresAt = this.meta('expiresAt');
-      // Overwritten in place first: a plain DELETE leaves the texts readable in the file's free space.
+      // One synchronous block, so the object's storage commits the wipe and the tombstone together (a crash
+      // between would leave an empty object a redelivered span re-creates). Overwritten in place first: a plain
+      // DELETE leaves the texts readable in the file's free space.
       this.deps.sql.exec(scrubSql('spans', ['body'], '1'));
-      await this.deps.storage.deleteAll();
+      const tables = this.deps.sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB '_cf_*' AND name NOT GLOB 'sqlite_*'",
+        )
+        .toArray();
+      for (const { name } of tables) this.deps.sql.exec(`DROP TABLE "${name}"`);
       this.createTables();
       this.setMeta('tenant', tenant);
       this.setMeta('traceId', traceId);
       this.setMeta('deletedAt', String(this.now()));
       // The tombstone goes with the retention's deadline, as the trace would have.
-      if (expiresAt !== null) {
-        this.setMeta('expiresAt', expiresAt);
-        await this.rearm();
-      }
+      if (expiresAt !== null) this.setMeta('expiresAt', expiresAt);
+      if (expiresAt !== null) await this.rearm();
+      else await this.deps.storage.deleteAlarm();
     }
     // After the tombstone: an append meanwhile answers no row to write back.
     await deleteIndexRow(this.deps.d1(tenant), tenant, traceId);

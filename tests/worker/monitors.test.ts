@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './api-fetch.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
+import { MAX_MONITORS, MonitorListQuery } from '../../src/monitors/schemas.js';
 
 interface MonitorJson {
   id: string;
@@ -125,6 +126,8 @@ describe('/v1/monitors', () => {
     expect(two.nextCursor).toBeNull();
     expect([...one.data, ...two.data].map((m) => m.id).sort()).toEqual([...ids].sort());
     expect((await page('')).data).toHaveLength(3);
+    // Unpaged, a caller gets every monitor a tenant may have, as before paging came.
+    expect(MonitorListQuery.parse({}).limit).toBe(MAX_MONITORS);
     for (const [q, field] of [
       ['?limit=0', 'limit'],
       ['?cursor=nope', 'cursor'],
