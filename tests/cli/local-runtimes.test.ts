@@ -3,7 +3,7 @@
  * takes it only if vitest's per-file variables are left out of it; the next stack it serves gets no answer meant
  * for the stack before.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import type { EndedRef } from '../../src/cli/ended.js';
 import { reuseEnv, startMiniflare } from '../../src/cli/local-runtimes.js';
 import { processAlive, stopGroup } from '../../src/cli/process-group.js';
 import type { WorkerSetup } from '../../src/cli/worker-options.js';
+import { liveProcesses } from '../support/proc-stat.js';
 
 /**
  * This process's live children (zombies excepted), from /proc. A test finds the child the code under test spawns
@@ -18,20 +19,11 @@ import type { WorkerSetup } from '../../src/cli/worker-options.js';
  * which the node project's shared module cache (`isolate: false`) may already hold unmocked from another file.
  */
 function ownChildren(): Set<number> {
-  const out = new Set<number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid …: comm may hold spaces, so read after its closing parenthesis.
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(ppid) === process.pid && state !== 'Z') out.add(Number(name));
-  }
-  return out;
+  return new Set(
+    liveProcesses()
+      .filter((p) => p.ppid === process.pid)
+      .map((p) => p.pid),
+  );
 }
 
 describe('a kept runtime child’s key', () => {

@@ -4,11 +4,12 @@
  * a core on EPIPE once npm start was gone). A stub stands in for wrangler (TRIBUNAL_WRANGLER): a leader and a
  * child that ignores SIGTERM, as wrangler's esbuild may.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProgram } from '../support/npm-start.js';
+import { liveProcesses } from '../support/proc-stat.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-interrupt-'));
 afterAll(() => {
@@ -30,22 +31,11 @@ function created(file: string): Promise<void> {
   });
 }
 
-/** Processes (not yet reaped zombies excepted) whose process group is `pgid`. */
+/** Live processes whose process group is `pgid`. */
 function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces, so read after its closing parenthesis.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z') out.push(Number(name));
-  }
-  return out;
+  return liveProcesses()
+    .filter((p) => p.pgrp === pgid)
+    .map((p) => p.pid);
 }
 
 /** Resolves to the members of group `pgid` still running once it has none, or after `ms`. */
