@@ -43,6 +43,13 @@ async function createEval(): Promise<string> {
   return ev.id;
 }
 
+/** A run of `evalId` on {@link ITEMS}. */
+function createRun(evalId: string) {
+  return client.evals.runs.create(evalId, {
+    data_source: { type: 'jsonl', source: { type: 'file_content', content: ITEMS } },
+  });
+}
+
 const endedLines = (lines: readonly LoggedLine[], runId: string) =>
   lines.filter((l) => l.event === 'evals.run_ended' && l.runId === runId);
 
@@ -51,9 +58,7 @@ describe('evals.run_ended', () => {
     const evalId = await createEval();
     let runId = '';
     const { lines } = await capturingLogLines(async (lines) => {
-      const run = await client.evals.runs.create(evalId, {
-        data_source: { type: 'jsonl', source: { type: 'file_content', content: ITEMS } },
-      });
+      const run = await createRun(evalId);
       runId = run.id;
       await pollUntil(
         () => Promise.resolve(endedLines(lines, run.id).length),
@@ -88,9 +93,7 @@ describe('evals.run_ended', () => {
     const evalId = await createEval();
     let runId = '';
     const { lines } = await capturingLogLines(async (lines) => {
-      const run = await client.evals.runs.create(evalId, {
-        data_source: { type: 'jsonl', source: { type: 'file_content', content: ITEMS } },
-      });
+      const run = await createRun(evalId);
       runId = run.id;
       // The first cancel may come after its worker completed it: either way the run ended once.
       const [first, second] = await Promise.all([
