@@ -74,8 +74,8 @@ async function view(url: string, id: string): Promise<BatchView> {
   return (await (await fetch(`${url}/v1/batches/${id}`)).json()) as BatchView;
 }
 
-/** Starts `npm start` on fresh state; resolves once its banner is out, with its process group id. */
-async function startStack(port: number, mockPort: number): Promise<number> {
+/** Starts `npm start` on fresh state; resolves once its banner is out, with how to stop it. */
+async function startStack(port: number, mockPort: number): Promise<{ pgid: number; stop: () => void }> {
   const persist = join(benchStateDir('tribunal-bench-stall-'), 'state');
   const args = ['start', '--', '--port', String(port), '--mock-port', String(mockPort), '--persist-to', persist];
   const child = spawn('npm', [...args, '--no-watch'], {
@@ -86,13 +86,17 @@ async function startStack(port: number, mockPort: number): Promise<number> {
   });
   if (child.pid === undefined) throw new Error('npm start did not start');
   const pgid = child.pid;
-  process.on('exit', () => {
+  // SIGKILL: a stalled runtime may not finish a graceful stop; npm start's child groups end with it (their guards).
+  const stop = () => {
+    child.stdout.destroy();
+    child.stderr.destroy();
     try {
-      process.kill(-pgid, 'SIGTERM');
+      process.kill(-pgid, 'SIGKILL');
     } catch {
       // Already gone.
     }
-  });
+  };
+  process.on('exit', stop);
   let out = '';
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   await new Promise<void>((resolve, reject) => {
@@ -104,7 +108,7 @@ async function startStack(port: number, mockPort: number): Promise<number> {
       reject(new Error(`npm start exited:\n${out}`));
     });
   });
-  return pgid;
+  return { pgid, stop };
 }
 
 /** The CPU ms (user + system) of every live `workerd` descended from process `root` (npm start's runtime's). */
@@ -137,7 +141,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const given = intOption(values.port, 'port', 1, 65_534);
   const [port, mockPort] = given !== undefined ? [given, given + 1] : [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
-  const pgid = await startStack(port, mockPort);
+  const { pgid, stop } = await startStack(port, mockPort);
   const warm = items('w', n);
   const w0 = Date.now();
   const w = await post(url, { ...HEADER, items: warm });
@@ -146,12 +150,13 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const t0 = Date.now();
   const a = await post(url, { ...HEADER, items: items('a', n) });
   await sleep(leadMs);
+  // A's progress when B is posted: what A ends from here on, it ends beside B's hits.
+  const aAtB = ended(await view(url, a));
   const b = await post(url, { ...HEADER, items: warm });
   const bPosted = Date.now();
   const cpu0 = workerdMs(pgid);
   let last = Date.now();
   let longestGap = 0;
-  let aAtB = -1;
   let aWhenBEnded = -1;
   let bEndedAt: number | null = null;
   let aEndedAt: number | null = null;
@@ -159,11 +164,18 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   let cpu1: number | null = null;
   while (aEndedAt === null || bEndedAt === null) {
     await sleep(1000);
-    const [va, vb] = [await view(url, a), await view(url, b)];
+    let va: BatchView;
+    let vb: BatchView;
+    try {
+      [va, vb] = [await view(url, a), await view(url, b)];
+    } catch (e) {
+      // A request the stalled runtime dropped ("other side closed"): unanswered, like one still waiting.
+      process.stderr.write(`  poll failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      continue;
+    }
     const now = Date.now();
     if (bEndedAt === null) longestGap = Math.max(longestGap, now - last);
     last = now;
-    if (aAtB < 0) aAtB = ended(va);
     if (aEndedAt === null && va.completedAt !== null) aEndedAt = Date.parse(va.completedAt);
     if (bEndedAt === null && vb.completedAt !== null) {
       bEndedAt = Date.parse(vb.completedAt);
@@ -183,6 +195,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       `| ${hits} of ${n} | ${s(longestGap)} | +${aWhenBEnded - aAtB} (${aAtB}→${aWhenBEnded}) | ${s(bEndedAt - bPosted)} | ${s(aEndedAt - t0)} | ${cpu1 !== null ? s(cpu1 - cpu0) : '-'} |`,
     ].join('\n'),
   );
+  stop();
   return 0;
 }
 
