@@ -49,6 +49,14 @@ function expand(value: string, known: Readonly<Record<string, string>>): string 
  * variable as unset. `{}` when there is no file.
  */
 export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(Object.entries(devVarsOf(dir, env)).filter(([, value]) => value.trim() !== ''));
+}
+
+/**
+ * The variables wrangler dev binds from `dir`, read as {@link readDevVars} says, empty values included (an empty
+ * one still replaces a wrangler.toml value), in the files' order.
+ */
+export function devVarsOf(dir: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const devVars = join(dir, '.dev.vars');
   const dotEnv = !existsSync(devVars);
   const files = !dotEnv
@@ -75,7 +83,7 @@ export function readDevVars(dir: string, env: NodeJS.ProcessEnv = process.env): 
       read.set(key, expanded);
     }
   }
-  return Object.fromEntries([...read].filter(([, value]) => value.trim() !== ''));
+  return Object.fromEntries(read);
 }
 
 function clean(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -5,10 +5,9 @@
  * too and frees its port. Node only.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { openSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
 import { httpTrigger } from './cron.js';
@@ -16,6 +15,7 @@ import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { spawnGroup, stopGroup } from './process-group.js';
 import { bundleAndSetup, REPO_ROOT, WRANGLER, WRANGLER_ENV } from './worker-bundle.js';
+import { wranglerVarsOf } from './wrangler-vars.js';
 
 /** What of the stack's options says where the runtime's output goes (`LocalStackOptions`). */
 export interface StackOutput {
@@ -299,34 +299,36 @@ export async function startWrangler(
     config.persistTo,
     '--show-interactive-dev-session=false',
   ];
-  const fromEnv = config.varsFromEnv
-    ? Object.keys(wranglerConfig.vars).filter((k) => process.env[k] !== undefined && !(k in config.bindings))
-    : [];
-  const vars: Record<string, string> = {
-    ...Object.fromEntries(fromEnv.map((k) => [k, process.env[k] ?? ''])),
-    ...config.bindings,
-  };
-  const secrets = Object.fromEntries(
-    Object.entries(vars).filter(([k]) => k in (options.secrets ?? {}) || k === 'LLM_API_KEY'),
-  );
-  for (const [k, v] of Object.entries(vars)) if (!(k in secrets)) args.push('--var', `${k}:${v}`);
-  // An explicit env file makes wrangler skip .dev.vars; secrets go there, not on the command line (and
-  // with the stack's directory, which goes when it stops).
+  // npm start reads .dev.vars / .env itself, as the default runtime does: an explicit env file (its secrets) makes
+  // wrangler dev skip both.
+  const {
+    args: varArgs,
+    envFile,
+    fromEnv,
+    fromDevVars,
+  } = wranglerVarsOf({
+    dir: REPO_ROOT,
+    declared: wranglerConfig.vars,
+    bindings: config.bindings,
+    secrets: new Set([...Object.keys(options.secrets ?? {}), 'LLM_API_KEY']),
+    devVars: config.devVars,
+    varsFromEnv: config.varsFromEnv,
+  });
+  args.push(...varArgs);
+  // In the stack's directory, which goes when it stops.
   const file = join(outDir, 'secrets.env');
-  writeFileSync(
-    file,
-    Object.entries(secrets)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}\n`)
-      .join(''),
-    { mode: 0o600 },
-  );
-  const devVarsFile = join(REPO_ROOT, '.dev.vars');
-  if (config.devVars && existsSync(devVarsFile)) args.push('--env-file', devVarsFile);
+  writeFileSync(file, envFile, { mode: 0o600 });
   args.push('--env-file', file);
   const child = spawnGroup(WRANGLER, args, {
     cwd: REPO_ROOT,
     stdio: outputOf(options),
-    env: { ...process.env, ...WRANGLER_ENV },
+    // The env file is all wrangler dev binds besides the `--var`s: read whatever these say elsewhere, and alone.
+    env: {
+      ...process.env,
+      ...WRANGLER_ENV,
+      CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true',
+      CLOUDFLARE_INCLUDE_PROCESS_ENV: 'false',
+    },
   });
   forwardLines(child, options.onOutput);
   const deadline = Date.now() + 60_000;
@@ -342,8 +344,6 @@ export async function startWrangler(
     await new Promise((r) => setTimeout(r, 200));
   }
   const crons = wranglerConfig.triggers.crons ?? [];
-  const fromDevVars =
-    config.devVars && existsSync(devVarsFile) ? Object.keys(parseEnv(readFileSync(devVarsFile, 'utf8'))) : [];
   return {
     child,
     url,

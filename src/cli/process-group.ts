@@ -2,7 +2,9 @@
  * @module
  * Child processes that own their process group (wrangler with its workerd and esbuild children, or the
  * Miniflare runtime with its workerd), so stopping one stops everything it started: signals go to the
- * whole group, never to the leader alone (a workerd left behind keeps its port bound). Node only, POSIX.
+ * whole group, never to the leader alone (a workerd left behind keeps its port bound). A group also ends when
+ * this process dies of a signal nothing can handle (SIGKILL): a guard shell holding a pipe from it kills the
+ * group at the pipe's end. Node only, POSIX.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
@@ -27,11 +29,51 @@ function onEndingSignal(signal: NodeJS.Signals): void {
 }
 
 /**
+ * A shell that kills a process group when its stdin ends: the first line it reads names the group; the pipe is
+ * one only this process holds open, which the kernel closes however this process ends, SIGKILL included (no
+ * handler of ours runs then). In a session of its own, so a terminal's Ctrl+C does not end it first. At the
+ * pipe's end before a group was named, there is nothing to kill.
+ */
+const GUARD_SCRIPT = 'read -r group || exit 0; read -r _; kill -KILL "-$group" 2>/dev/null';
+
+/**
+ * Starts a guard (see {@link GUARD_SCRIPT}), before the group it guards: the group's id is written to it in the
+ * same turn as the group's spawn, so no window of a fork stands between the two. Held by nothing: it keeps no
+ * event loop alive. Returns how to name the group to it, and how to end it quietly (the leader exited: the group
+ * is then this process's to stop, as before).
+ */
+function startGuard(): { guard: (pgid: number) => void; end: () => void } {
+  const guard = spawn('/bin/sh', ['-c', GUARD_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  guard.on('error', () => undefined);
+  guard.stdin.on('error', () => undefined);
+  guard.unref();
+  // A child's pipe is a socket: unreferenced, it keeps no event loop alive.
+  (guard.stdin as unknown as { unref(): void }).unref();
+  return {
+    guard: (pgid) => {
+      guard.stdin.write(`${String(pgid)}\n`);
+    },
+    end: () => {
+      guard.kill('SIGKILL');
+    },
+  };
+}
+
+/**
  * Spawns `command` as the leader of a new process group. The group gets a SIGKILL when this process exits,
- * or when a signal it does not handle ends it (SIGINT, SIGTERM, SIGHUP).
+ * when a signal it does not handle ends it (SIGINT, SIGTERM, SIGHUP), or when it dies of a signal no handler
+ * sees (SIGKILL, an OOM kill): a guard process waits on a pipe from this one and kills the group at its end.
  */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  const guard = startGuard();
   const child = spawn(command, args, { ...options, detached: true });
+  if (child.pid === undefined) guard.end();
+  else {
+    guard.guard(child.pid);
+    child.once('exit', () => {
+      guard.end();
+    });
+  }
   // Last resort when this process ends without stopping the group (an uncaught error, process.exit()).
   const onExit = () => {
     signalGroup(child, 'SIGKILL');

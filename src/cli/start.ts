@@ -31,7 +31,7 @@ Objects and the cron sweeper, state in .wrangler/state; the bundled mock LLM whe
   --runtime R         miniflare (default) or wrangler (wrangler dev)
   --log-requests      one log line per request
   --verbose           the Worker's JSON log lines, every level (default: one readable line per ended
-                      evaluation or batch, and the warnings and errors)
+                      evaluation, batch or Evals run, and the warnings and errors)
   --no-watch          do not rebuild and reload on source changes
   -h, --help          this text
 
@@ -260,7 +260,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       ...(stack.fromDevVars.length > 0 ? [`From .dev.vars / .env: ${stack.fromDevVars.join(', ')}.`] : []),
       `Runtime: ${runtime === 'miniflare' ? `Miniflare (the deployed bundle${prepared ? ` in ${prepared}, from ${PREPARED_WORKER_ENV}` : ''})` : 'wrangler dev'}, state in ${values['persist-to'] ?? '.wrangler/state'}; crons (the sweeper) run on schedule, and once now.`,
       mode.kind === 'quiet'
-        ? 'Output: one line per ended evaluation or batch, and warnings and errors (--verbose or LOG_LEVEL=info: the JSON logs).'
+        ? 'Output: one line per ended evaluation, batch or Evals run, and warnings and errors (--verbose or LOG_LEVEL=info: the JSON logs).'
         : `Output: the Worker's JSON log lines from level ${mode.level} up.`,
       'Press Ctrl+C to stop.',
       '',

@@ -3,7 +3,7 @@
  * The local runtime's output as `npm start` shows it. The Worker writes one JSON object per line
  * (src/log/log.ts: `{ ts, level, event, ...fields }`), which suits Workers Logs but not a person at a
  * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
- * excepted) and per ended batch, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
+ * excepted), per ended batch and per ended Evals run, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
  * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
  * messages, a stack trace) are shown, except, when quiet, workerd's warning that a cancel removed a running
  * alarm (an expected event). Quiet output is held until {@link TerminalLog.ready} (the banner
@@ -125,6 +125,27 @@ export function batchLine(b: EndedBatch): string {
   return `${clock(b.completedAt)} ${what} ${b.id} ${b.preset ?? b.method} ${b.status}: ${counts.join(', ') || 'no items'} of ${b.itemsTotal} · ${figures.join(' · ')}`;
 }
 
+/** How many items of `total` a run's `evals.run_ended` line counts as `what` (0 when the field is missing). */
+function itemCount(fields: Record<string, unknown>, what: string): number {
+  const n = fields[what];
+  return typeof n === 'number' && Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * `12:03:30 eval run evalrun_… of eval_… completed: 8 passed, 2 failed of 10 · 4.2 s`, from the Worker's
+ * `evals.run_ended` line (src/evals/run-events.ts); a failed run adds its error code.
+ */
+export function evalRunLine(l: LogLine): string {
+  const f = l.fields;
+  const counts = (['passed', 'failed', 'errored'] as const)
+    .map((what) => [itemCount(f, what), what] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`);
+  const code = typeof f.errorCode === 'string' ? ` (${f.errorCode})` : '';
+  const took = duration(typeof f.durationMs === 'number' ? f.durationMs : null);
+  return `${clock(l.ts)} eval run ${String(f.runId)} of ${String(f.evalId)} ${String(f.status)}${code}: ${counts.join(', ') || 'no items graded'} of ${itemCount(f, 'total')}${took ? ` · ${took}` : ''}`;
+}
+
 /** Options of {@link terminalLog}. */
 export interface TerminalLogOptions {
   mode: OutputMode;
@@ -234,6 +255,7 @@ export function terminalLog(options: TerminalLogOptions): TerminalLog {
     }
     if ((l.level === 'warn' || l.level === 'error') && !SAID_BY_THE_BANNER.has(l.event)) write(problemLine(l));
     if (l.event === 'evaluation.finalized') void onEnded(l);
+    else if (l.event === 'evals.run_ended') write(evalRunLine(l));
     // A cancel's pages end items in D1 directly: the last one may complete the batch.
     else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string') void checkBatch(l.fields.batchId);
   };

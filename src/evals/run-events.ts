@@ -5,17 +5,18 @@
  * run, in its transaction and under its guard (the run still unended), so each run announces its end exactly
  * once whoever ends it (its worker, a cancel). Delivered to every enabled endpoint subscribed to the type
  * (runs take no one-off URL: OpenAI's run has none); handed to the delivery queue after the commit, and by the
- * sweeper if that hand-over is lost.
+ * sweeper if that hand-over is lost. The ending that changed the run also logs `evals.run_ended` ({@link runEnded}).
  */
 import { z } from '@hono/zod-openapi';
 import type { Bindings } from '../config/bindings.js';
 import { tenantDb } from '../config/d1-shards.js';
-import { log, messageOf } from '../log/log.js';
+import { log, logs, messageOf } from '../log/log.js';
 import { enqueueDeliveries } from '../webhooks/dispatch.js';
 import type { WebhookEventDoc } from '../webhooks/event-docs.js';
 import type { WebhookEventType } from '../webhooks/outbox.js';
 import { webhookEventStatements } from '../webhooks/outbox.js';
 import { rawSql, sql } from '../webhooks/sql.js';
+import { runCounts } from './run-item-rows.js';
 import type { RunRecord } from './run-rows.js';
 
 /** How a run ended. */
@@ -78,8 +79,46 @@ export function runEndEventStatements(
   });
 }
 
+/**
+ * After the statement that ended run `run` as `end` committed AND changed it (its guard makes that happen once
+ * per run, whoever ends it: its worker, a cancel; a repeated step finds the run ended and does not come here):
+ * logs `evals.run_ended` at info (the run and eval ids, the status, the item counts, the error's code and the
+ * run's age in ms; never an item, a sample or an error message, which may quote them), which `npm start`'s
+ * terminal shows as one line, then hands the end's webhook deliveries to the queue.
+ */
+export async function runEnded(
+  env: Bindings,
+  db: D1Database,
+  run: Pick<RunRecord, 'id' | 'tenant' | 'evalId' | 'itemsTotal' | 'createdAt'>,
+  end: RunEnd,
+  error: RunRecord['error'],
+): Promise<void> {
+  if (logs('info')) {
+    try {
+      const { pass, fail, error: errored } = (await runCounts(db, [run.id])).get(run.id)?.byStatus ?? NO_ITEMS;
+      log('info', 'evals.run_ended', {
+        runId: run.id,
+        evalId: run.evalId,
+        status: end,
+        total: run.itemsTotal,
+        passed: pass,
+        failed: fail,
+        errored,
+        errorCode: error?.code,
+        durationMs: Date.now() - run.createdAt,
+      });
+    } catch (err) {
+      // The end stands; only its log line lacks (its counts could not be read).
+      log('warn', 'evals.run_ended_unlogged', { runId: run.id, status: end, error: messageOf(err) });
+    }
+  }
+  await dispatchRunEvent(env, run.tenant, run.id);
+}
+
+const NO_ITEMS = { pass: 0, fail: 0, error: 0 };
+
 /** After a run's end committed: its event's new deliveries to the delivery queue (best effort: the sweeper repeats). */
-export async function dispatchRunEvent(env: Bindings, tenant: string, runId: string): Promise<void> {
+async function dispatchRunEvent(env: Bindings, tenant: string, runId: string): Promise<void> {
   try {
     const { results } = await tenantDb(env, tenant)
       .prepare(

@@ -24,7 +24,7 @@ import type { ItemRecord } from './run-item-rows.js';
 import { claimRun, endRun, getRunById, releaseLease, renewLease, RUNNING, waitRun } from './run-rows.js';
 import { gradedIndexes } from './run-item-rows.js';
 import { insertItemStatement } from './run-item-rows.js';
-import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
+import { runEnded, runEndEventStatements } from './run-events.js';
 import { bookItemStatements, ledgerId, ledgerStatement, storedLlm } from './run-ledger.js';
 import { withJudges } from './judge-grader.js';
 import { withVerdictCache } from './run-cache.js';
@@ -162,7 +162,10 @@ async function gradeAndStore(
   ]);
 }
 
-/** Ends the run with its webhook event (once: both hold only while it runs), then hands the event on. */
+/**
+ * Ends the run with its webhook event (once: both hold only while it runs), then, if this call ended it, logs
+ * the end and hands the event on.
+ */
 async function finish(
   env: Bindings,
   db: D1Database,
@@ -171,8 +174,8 @@ async function finish(
   error: RunRecord['error'],
 ): Promise<void> {
   const now = Date.now();
-  await endRun(db, run.id, status, error, now, runEndEventStatements(db, run, status, error, RUNNING, now));
-  await dispatchRunEvent(env, run.tenant, run.id);
+  const events = runEndEventStatements(db, run, status, error, RUNNING, now);
+  if (await endRun(db, run.id, status, error, now, events)) await runEnded(env, db, run, status, error);
 }
 
 /** Registers what a batch-tier pass left waiting, gives the lease up and says when to look again. */

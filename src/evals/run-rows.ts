@@ -217,8 +217,9 @@ export const RUNNING = `status = 'in_progress'`;
 export const UNENDED = `status IN ('queued', 'in_progress')`;
 
 /**
- * Ends a running run as `status` (with `error` for `failed`); no-op when it already ended. `before` runs first
- * in the same transaction (the end's webhook event, guarded by {@link RUNNING}).
+ * Ends a running run as `status` (with `error` for `failed`); true when it changed, false (a no-op) when it
+ * had already ended. `before` runs first in the same transaction (the end's webhook event, guarded by
+ * {@link RUNNING}).
  */
 export async function endRun(
   db: D1Database,
@@ -227,8 +228,8 @@ export async function endRun(
   error: RunRecord['error'],
   now: number,
   before: D1PreparedStatement[] = [],
-): Promise<void> {
-  await db.batch([
+): Promise<boolean> {
+  const results = await db.batch([
     ...before,
     db
       .prepare(
@@ -236,6 +237,7 @@ export async function endRun(
       )
       .bind(status, error ? JSON.stringify(error) : null, now, id),
   ]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 /**

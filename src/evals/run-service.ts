@@ -23,7 +23,7 @@ import type { RunRecord } from './run-rows.js';
 import type { ItemRecord, RunCounts } from './run-item-rows.js';
 import { cancelRun, deleteRun, getRun, insertRun, listRuns, UNENDED } from './run-rows.js';
 import { getItem, listItems, runCounts } from './run-item-rows.js';
-import { dispatchRunEvent, runEndEventStatements } from './run-events.js';
+import { runEnded, runEndEventStatements } from './run-events.js';
 import { withdrawWaves } from './run-waves.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
@@ -228,7 +228,7 @@ export async function cancelRunView(env: Bindings, r: RunRecord, origin: string)
   const now = Date.now();
   const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
   const cancelled = await cancelRun(db, r.tenant, r.id, now, event);
-  if (cancelled) await dispatchRunEvent(env, r.tenant, r.id);
+  if (cancelled) await runEnded(env, db, r, 'canceled', null);
   if (cancelled && r.serviceTier === 'batch') await withdrawWaves(env, db, r.id);
   const after = cancelled ? { ...r, status: 'canceled' as const } : await requireRun(env, r.tenant, r.evalId, r.id);
   return viewRun(env, after, origin);

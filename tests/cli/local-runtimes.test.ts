@@ -3,7 +3,7 @@
  * takes it only if vitest's per-file variables are left out of it; the next stack it serves gets no answer meant
  * for the stack before.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,15 @@ function ownChildren(): Set<number> {
       .filter((p) => p.ppid === process.pid)
       .map((p) => p.pid),
   );
+}
+
+/** Process `pid`'s command line, or '' once it is gone. */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
 }
 
 describe('a kept runtime child’s key', () => {
@@ -103,7 +112,8 @@ describe('a runtime child that never answers its start', () => {
       const before = ownChildren();
       // A short bound: the child is found by its spawn, so it need not have started by then on a busy machine.
       const start = startMiniflare({} as Parameters<typeof startMiniflare>[0], runtime, prepared, {}, dir, false, 200);
-      const child = [...ownChildren()].filter((pid) => !before.has(pid));
+      // The runtime's own (its group's guard, a shell, is a child too: src/cli/process-group.ts).
+      const child = [...ownChildren()].filter((pid) => !before.has(pid) && commandLine(pid).includes(runtime));
       expect(child).toHaveLength(1);
       await expect(start).rejects.toThrow('the local runtime did not start: no answer to its start within 0.2 s');
       expect(processAlive(child[0] ?? 0)).toBe(false);

@@ -2,7 +2,8 @@
  * `npm start` signalled while it starts (here while it bundles the Worker) stops what it started: wrangler runs
  * as a process group of its own, which a signal to npm start alone never reaches, and was left running (spinning
  * a core on EPIPE once npm start was gone). A stub stands in for wrangler (TRIBUNAL_WRANGLER): a leader and a
- * child that ignores SIGTERM, as wrangler's esbuild may.
+ * child that ignores SIGTERM, as wrangler's esbuild may. A SIGKILL, which no handler of npm start sees, ends the
+ * group too.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,21 +47,42 @@ async function groupGone(pgid: number, ms: number): Promise<number[]> {
   return groupMembers(pgid);
 }
 
+/**
+ * npm start (its program, on state `name`) with the stub for wrangler, once the stub's group is up: the run and
+ * the group's leader.
+ */
+async function startBundling(name: string): Promise<{ run: ReturnType<typeof startProgram>; leader: number }> {
+  const pids = join(dir, `pids-${name}`);
+  const run = startProgram(['--port', '0', '--mock-port', '0', '--persist-to', join(dir, name), '--no-watch'], {
+    TRIBUNAL_WRANGLER: join(import.meta.dirname, '../support/wrangler-stub.sh'),
+    TRIBUNAL_STUB_PIDS: pids,
+    TRIBUNAL_PREPARED_WORKER: '',
+  });
+  await Promise.race([created(pids), run.exit.then(() => Promise.reject(new Error(run.output())))]);
+  const [leader = 0, child = 0] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+  // The stub's `mv` may not have ended yet: the group holds at least the two.
+  expect(groupMembers(leader)).toEqual(expect.arrayContaining([leader, child]));
+  return { run, leader };
+}
+
 describe('npm start interrupted while it bundles the Worker', () => {
   it('SIGINT: ends on the signal and leaves no process of the bundling group', async () => {
-    const pids = join(dir, 'pids');
-    const run = startProgram(['--port', '0', '--mock-port', '0', '--persist-to', join(dir, 'state'), '--no-watch'], {
-      TRIBUNAL_WRANGLER: join(import.meta.dirname, '../support/wrangler-stub.sh'),
-      TRIBUNAL_STUB_PIDS: pids,
-      TRIBUNAL_PREPARED_WORKER: '',
-    });
-    await Promise.race([created(pids), run.exit.then(() => Promise.reject(new Error(run.output())))]);
-    const [leader = 0, child = 0] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-    // The stub's `mv` may not have ended yet: the group holds at least the two.
-    expect(groupMembers(leader)).toEqual(expect.arrayContaining([leader, child]));
+    const { run, leader } = await startBundling('state');
     run.child.kill('SIGINT');
     await run.exit;
     expect(run.child.signalCode, run.output()).toBe('SIGINT');
     expect(await groupGone(leader, 5_000)).toEqual([]);
+  });
+
+  it('SIGKILL (no handler runs): the bundling group still ends, through the guard that holds a pipe from npm start', async () => {
+    const { run, leader } = await startBundling('state-kill');
+    run.child.kill('SIGKILL');
+    await run.exit;
+    try {
+      expect(await groupGone(leader, 10_000)).toEqual([]);
+    } finally {
+      // Whatever the outcome, nothing of the stub outlives the test.
+      if (groupMembers(leader).length > 0) process.kill(-leader, 'SIGKILL');
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What `npm start` shows of the runtime's output: by default one readable line per ended evaluation
- * (batch items excepted) and per ended batch, plus the warnings and errors, never a JSON line; with
+ * (batch items excepted), per ended batch and per ended Evals run, plus the warnings and errors, never a JSON line; with
  * `--verbose` or `LOG_LEVEL` the Worker's JSON lines from that level up. Other output always shows.
  */
 import { describe, expect, it } from 'vitest';
@@ -212,6 +212,32 @@ describe('quiet output', () => {
       (ref) => Promise.resolve({ evaluation: null, batch: 'batchId' in ref ? (kinds[ref.batchId] ?? null) : null }),
     );
     expect(out.map((l) => l.split(' ').slice(1, 3).join(' '))).toEqual(['comparison cp_1', 'meta-evaluation me_1']);
+  });
+
+  it('gives an ended Evals run one line with its eval, status, item counts and time; a failed one its error code', async () => {
+    const run = (fields: Record<string, unknown>) =>
+      json('info', 'evals.run_ended', {
+        runId: 'evalrun_1',
+        evalId: 'eval_1',
+        total: 10,
+        durationMs: 4_200,
+        ...fields,
+      });
+    const out = await shown({ kind: 'quiet' }, [
+      run({ status: 'completed', passed: 8, failed: 2, errored: 0 }),
+      run({ status: 'failed', passed: 0, failed: 0, errored: 0, errorCode: 'eval_deleted' }),
+      run({ status: 'canceled', passed: 1, failed: 0, errored: 1 }),
+    ]);
+    const at = clockOf(TS);
+    expect(out).toEqual([
+      `${at} eval run evalrun_1 of eval_1 completed: 8 passed, 2 failed of 10 · 4.2 s`,
+      `${at} eval run evalrun_1 of eval_1 failed (eval_deleted): no items graded of 10 · 4.2 s`,
+      `${at} eval run evalrun_1 of eval_1 canceled: 1 passed, 1 errored of 10 · 4.2 s`,
+    ]);
+    // --verbose shows the JSON line itself, once.
+    expect(await shown({ kind: 'json', level: 'info' }, [run({ status: 'completed' })])).toEqual([
+      run({ status: 'completed' }),
+    ]);
   });
 
   it("leaves out workerd's warning of an alarm a cancel removed (and its stack) and auth.open, which the banner said; not its other output, other NOSENTRY lines included", async () => {

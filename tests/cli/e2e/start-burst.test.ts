@@ -33,7 +33,7 @@ describe("npm start's program under a burst", () => {
   afterAll(killAll);
 
   it(`ends every item of a ${ITEMS}-item batch in the default terminal mode, answering /health throughout`, async () => {
-    expect(run.output()).toContain('Output: one line per ended evaluation or batch');
+    expect(run.output()).toContain('Output: one line per ended evaluation, batch or Evals run');
     const items = Array.from({ length: ITEMS }, (_, i) => ({
       task: { kind: 'pairwise', question: `(${i}) 2 + 2?`, answerA: 'Four, since 2 + 2 = 4.', answerB: 'Five.' },
     }));
