@@ -53,6 +53,12 @@ export interface PresetFootprint {
   queues: Record<string, number>;
   /** The D1 statements writing the most rows, per verdict (absent in figures measured before it was counted). */
   d1TopStatements?: { sql: string; runs: number; written: number; read: number }[];
+  /**
+   * The same preset's single evaluations (`POST /v1/evaluations` with `Prefer: wait`, one at a time, after the
+   * batch on the same stack): judged, then the same tasks again as verdict cache hits. Absent in figures measured
+   * before it was counted or with `--singles 0`.
+   */
+  single?: { judged: PresetFootprint; hit: PresetFootprint };
 }
 
 /** bench/out/capacity.json and its reference copy. */
@@ -72,13 +78,27 @@ const f1 = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 /** The printed tables: the per-verdict row of each preset, then each preset's D1 tables and objects. */
 export function capacityTable(c: CapacityFootprint): string {
-  const rows = Object.values(c.presets).map((p) => {
+  const row = (p: PresetFootprint, label: string) => {
     const v = p.perVerdict;
-    return `| ${p.preset} | ${p.items} | ${f1(v.d1Bytes)} | ${f1(v.d1RowsWritten)} | ${f1(v.d1RowsRead)} | ${f1(v.d1Statements)} | ${v.d1BusyMs.toFixed(2)} | ${f1(v.doRequests)} | ${f1(v.doStorageBytes)} | ${v.queueMessages.toFixed(2)} | ${f1(v.cpuMs)} (${f1(v.workerdCpuMs)}) |`;
-  });
-  const details = Object.values(c.presets).flatMap((p) => [
+    return `| ${label} | ${p.items} | ${f1(v.d1Bytes)} | ${f1(v.d1RowsWritten)} | ${f1(v.d1RowsRead)} | ${f1(v.d1Statements)} | ${v.d1BusyMs.toFixed(2)} | ${f1(v.doRequests)} | ${f1(v.doStorageBytes)} | ${v.queueMessages.toFixed(2)} | ${f1(v.cpuMs)} (${f1(v.workerdCpuMs)}) |`;
+  };
+  const rows = Object.values(c.presets).flatMap((p) => [
+    row(p, `${p.preset} batch items`),
+    ...(p.single
+      ? [row(p.single.judged, `${p.preset} single, judged`), row(p.single.hit, `${p.preset} single, cache hit`)]
+      : []),
+  ]);
+  const singles = Object.values(c.presets).flatMap((p) =>
+    p.single
+      ? [
+          { ...p.single.judged, preset: `${p.preset} single evaluations, judged` },
+          { ...p.single.hit, preset: `${p.preset} single evaluations, verdict cache hits` },
+        ]
+      : [],
+  );
+  const details = [...Object.values(c.presets), ...singles].flatMap((p) => [
     '',
-    `${p.preset} (${p.items} items in ${p.seconds.toFixed(0)} s), per verdict:`,
+    `${p.preset} (${p.items} verdicts in ${p.seconds.toFixed(0)} s), per verdict:`,
     '',
     '| D1 table | rows | bytes (with indexes) |',
     '|---|---|---|',
@@ -118,7 +138,7 @@ export function capacityTable(c: CapacityFootprint): string {
       : []),
   ]);
   return [
-    `bench:capacity at ${c.commit} (${c.measuredAt}), one batch per preset, ~${c.answerWords}-word answers, mock LLM, state on ${c.state}; per verdict:`,
+    `bench:capacity at ${c.commit} (${c.measuredAt}), one batch per preset (then single evaluations with Prefer: wait, judged and cache hits, where measured), ~${c.answerWords}-word answers, mock LLM, state on ${c.state}; per verdict:`,
     '',
     '| preset | items | D1 bytes | D1 rows written | D1 rows read | D1 statements | D1 busy ms | DO requests | DO storage bytes | queue msgs | CPU ms (workerd) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',

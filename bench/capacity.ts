@@ -13,6 +13,8 @@
  *   the Worker's CPU (local D1 and object SQLite run in workerd too).
  *
  * The batch's status polls (one `GET /v1/batches/{id}` every 2 s) are measured on their own and taken out.
+ * Then, on the same stack, `--singles` single evaluations (`POST /v1/evaluations` with `Prefer: wait`, the same
+ * kind of task) are measured the same way, judged and then again as verdict cache hits.
  * The figures go to `--out` (a path from the directory the command was run from; default the repository's
  * bench/out/capacity.json); `--reference` also writes bench/capacity-footprint.json, the committed copy
  * `npm run bench:scale-model` reads.
@@ -48,6 +50,8 @@ and busy time; Durable Object requests (by namespace, the busiest object) and st
   --items N        verdicts per preset: one batch of N items (default 50)
   --presets LIST   comma-separated presets (default fastchat-pair,chateval-faireval,samre-mtbench)
   --words W        words per answer (default 240)
+  --singles N      then N single evaluations (POST /v1/evaluations, Prefer: wait) per preset, judged, and the
+                   same N again (verdict cache hits); 0 skips them (default 20)
   --out FILE       where the figures go, from the directory you run in (default the repository's
                    bench/out/capacity.json)
   --reference      also write ${CAPACITY_FOOTPRINT_PATH} (the committed copy the scale model reads)
@@ -56,6 +60,7 @@ and busy time; Durable Object requests (by namespace, the busiest object) and st
     items: { type: 'string', default: '50' },
     presets: { type: 'string', default: 'fastchat-pair,chateval-faireval,samre-mtbench' },
     words: { type: 'string', default: '240' },
+    singles: { type: 'string', default: '20' },
     out: { type: 'string' },
     reference: { type: 'boolean', default: false },
   },
@@ -75,6 +80,16 @@ function longAnswer(item: number, side: string, words: number): string {
   const out = [`(${side}${item})`];
   for (let i = 1; i < words; i++) out.push(WORDS[(i * (item + 7) + side.charCodeAt(0)) % WORDS.length] ?? 'word');
   return `${out.join(' ')}.`;
+}
+
+/** The pairwise task of item `i` (`tag` keeps the batch's and the single evaluations' tasks distinct). */
+function pairTask(i: number, words: number, tag = '') {
+  return {
+    kind: 'pairwise',
+    question: `(${tag}${i}) Explain how vaccines train the immune system, and why booster doses are sometimes needed.`,
+    answerA: longAnswer(i, 'A', words),
+    answerB: longAnswer(i, 'B', words),
+  };
 }
 
 /** Waits for batch `id` to end; answers how many status polls it took. */
@@ -133,6 +148,7 @@ async function measurePreset(
   preset: string,
   n: number,
   words: number,
+  singles: number,
 ): Promise<PresetFootprint> {
   const stack = await startBenchStack({
     stateDir: 'tribunal-bench-capacity-',
@@ -152,15 +168,7 @@ async function measurePreset(
     const m0 = await readMeter(stack.url);
     const cpu0 = runtimeCpuMs(stack.runtimePid);
     const t0 = Date.now();
-    const items = Array.from({ length: n }, (_, i) => ({
-      id: `i${i}`,
-      task: {
-        kind: 'pairwise',
-        question: `(${i}) Explain how vaccines train the immune system, and why booster doses are sometimes needed.`,
-        answerA: longAnswer(i, 'A', words),
-        answerB: longAnswer(i, 'B', words),
-      },
-    }));
+    const items = Array.from({ length: n }, (_, i) => ({ id: `i${i}`, task: pairTask(i, words) }));
     const r = await httpJson(`${stack.url}/v1/batches`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...AUTH },
@@ -183,10 +191,55 @@ async function measurePreset(
     if (usage.status !== 200 || typeof calls !== 'number')
       throw new Error(`GET /v1/usage: HTTP ${usage.status} ${JSON.stringify(usage.body)}`);
     const f = footprint(preset, n, seconds, { m0, m1, poll, polls }, { sizes0, sizes1 }, { cpu0, cpu1 });
-    return { ...f, perVerdict: { ...f.perVerdict, llmCalls: calls / n } };
+    const single = singles > 0 ? await measureSingles(stack, preset, singles, words) : undefined;
+    return { ...f, perVerdict: { ...f.perVerdict, llmCalls: calls / n }, ...(single ? { single } : {}) };
   } finally {
     await stack.stop();
   }
+}
+
+/**
+ * `n` single evaluations of `preset` on `stack` (after its batch), each `POST /v1/evaluations` with `Prefer:
+ * wait` as a client waiting for its verdict sends it, one at a time; then the same `n` again, each a verdict
+ * cache hit. Measured like a batch (no polls to take out), per verdict.
+ */
+async function measureSingles(
+  stack: { url: string; dir: string; runtimePid: number },
+  preset: string,
+  n: number,
+  words: number,
+): Promise<NonNullable<PresetFootprint['single']>> {
+  const persistTo = join(stack.dir, 'state');
+  const post = async (i: number, expectCached: boolean) => {
+    const r = await httpJson(`${stack.url}/v1/evaluations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'wait=60', ...AUTH },
+      body: JSON.stringify({ preset, task: pairTask(i, words, 's') }),
+    });
+    const body = r.body as { status?: string; cache?: { hit?: boolean } };
+    if (r.status !== 200 || body.status !== 'succeeded')
+      throw new Error(`POST /v1/evaluations (${preset}, ${i}): HTTP ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (expectCached && body.cache?.hit !== true)
+      throw new Error(`POST /v1/evaluations (${preset}, ${i}): expected a verdict cache hit`);
+  };
+  const none: Meter = subtractMeter(await readMeter(stack.url), await readMeter(stack.url));
+  const round = async (expectCached: boolean): Promise<PresetFootprint> => {
+    const sizes0 = stateSizes(persistTo);
+    const m0 = await readMeter(stack.url);
+    const cpu0 = runtimeCpuMs(stack.runtimePid);
+    const t0 = Date.now();
+    for (let i = 0; i < n; i++) await post(i, expectCached);
+    const seconds = (Date.now() - t0) / 1000;
+    // The final write's after-commit steps settle before the counters are read.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const m1 = await readMeter(stack.url);
+    const cpu1 = runtimeCpuMs(stack.runtimePid);
+    const sizes1 = stateSizes(persistTo);
+    return footprint(preset, n, seconds, { m0, m1, poll: none, polls: 0 }, { sizes0, sizes1 }, { cpu0, cpu1 });
+  };
+  const judged = await round(false);
+  const hit = await round(true);
+  return { judged, hit };
 }
 
 function subtractMeter(a: Meter, b: Meter): Meter {
@@ -217,8 +270,8 @@ function subtractMeter(a: Meter, b: Meter): Meter {
   };
 }
 
-/** How many statements {@link topStatements} lists (12). */
-const TOP_STATEMENTS = 12;
+/** How many statements {@link topStatements} lists (20: every statement of a single evaluation). */
+const TOP_STATEMENTS = 20;
 
 /** The statements that wrote the most rows between `a` and `b` (the polls taken out), per verdict. */
 function topStatements(a: Meter, b: Meter, poll: Meter, pollCount: number, n: number) {
@@ -291,6 +344,7 @@ function commit(): string {
 async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const n = intOption(values.items, 'items', 1, 10_000) ?? 50;
   const words = intOption(values.words, 'words', 1, 5_000) ?? 240;
+  const singles = intOption(values.singles, 'singles', 0, 1_000) ?? 20;
   const presets = values.presets
     .split(',')
     .map((p) => p.trim())
@@ -306,7 +360,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   };
   for (const preset of presets) {
     process.stderr.write(`${preset}: ${n} items…\n`);
-    out.presets[preset] = await measurePreset(worker, preset, n, words);
+    out.presets[preset] = await measurePreset(worker, preset, n, words, singles);
   }
   console.log(capacityTable(out));
   const json = `${JSON.stringify(out, null, 2)}\n`;

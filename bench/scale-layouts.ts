@@ -83,6 +83,18 @@ export interface Load {
   receiverLatencySeconds: number;
   /** Spans messages per second for one trace (an exporter flushing each second). Default 1. */
   traceMessagesPerSecond: number;
+  /**
+   * The share of verdicts that come as single evaluations (`POST /v1/evaluations`, one verdict a request), the
+   * rest as batch items. Default 0.5: online judging (a guardrail, an agent's step, chat completions, triggers)
+   * and offline runs (evals, pay-per-use bursts) are both named users; neither is measured in production yet.
+   */
+  singleShare: number;
+  /**
+   * Keyed API requests a single verdict brings: its POST and the client's polls. Default 5: a client polling every
+   * 2 s through an 8 s debate (one with `Prefer: wait` sends 1). A batch item's are its batch's polls over its
+   * items, taken as 0.05 (a 100-item batch polled 5 times).
+   */
+  requestsPerSingle: number;
 }
 
 /** How work is laid out over databases and objects. */
@@ -169,6 +181,8 @@ export const DEFAULT_LOAD: Load = {
   deliveriesPerVerdict: 1,
   receiverLatencySeconds: 0.2,
   traceMessagesPerSecond: 1,
+  singleShare: 0.5,
+  requestsPerSingle: 5,
 };
 
 /**

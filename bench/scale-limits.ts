@@ -16,15 +16,15 @@ import { CRON } from './scale-layouts.js';
 
 /**
  * Cloudflare's limits the model checks (Workers Paid), each as its page states it (docs/scale.md cites them:
- * D1, Durable Objects, Queues, Workers and R2 limits pages, checked 2026-12-05).
+ * D1, Durable Objects (limits and FAQ), Queues, Workers and R2 limits pages, checked 2026-12-05 and 2026-12-07).
  */
 const LIMITS = {
   /** D1: bytes per database (10 GB, cannot be raised). */
   d1DatabaseBytes: 10e9,
   /** D1: storage per account (1 TB). */
   d1AccountBytes: 1e12,
-  /** D1: databases per account (50,000 on the limits page; newer copies say 1,000,000). */
-  d1Databases: 50_000,
+  /** D1: databases per account (1,000,000 on the limits page as of 2026-12-07; an older copy said 50,000). */
+  d1Databases: 1_000_000,
   /** D1 runs one query at a time: busy seconds per second. */
   d1BusyShare: 1,
   /** D1: queries per Worker invocation (Workers Paid). */
@@ -94,9 +94,34 @@ function dbLabel(layout: Layout): string {
     : "the largest tenant's";
 }
 
+/** Keyed API requests a batch item brings: its batch's status polls over its items (see `Load.requestsPerSingle`). */
+export const REQUESTS_PER_BATCH_ITEM = 0.05;
+
+/**
+ * The D1 figures per verdict of the load's mix: `load.singleShare` of the verdicts as single evaluations (each
+ * figure the larger of a judged one and a verdict cache hit, measured by bench:capacity), the rest as batch items.
+ * A footprint measured before single evaluations were counted replays its batch figures alone.
+ */
+export function mixedPerVerdict(f: PresetFootprint, load: Load): PresetFootprint['perVerdict'] {
+  const v = f.perVerdict;
+  const single = f.single;
+  if (!single) return v;
+  const s = load.singleShare;
+  const mix = (k: 'd1Bytes' | 'd1RowsWritten' | 'd1RowsRead' | 'd1Statements' | 'd1BusyMs') =>
+    (1 - s) * v[k] + s * Math.max(single.judged.perVerdict[k], single.hit.perVerdict[k]);
+  return {
+    ...v,
+    d1Bytes: mix('d1Bytes'),
+    d1RowsWritten: mix('d1RowsWritten'),
+    d1RowsRead: mix('d1RowsRead'),
+    d1Statements: mix('d1Statements'),
+    d1BusyMs: mix('d1BusyMs'),
+  };
+}
+
 /** The model's rows for a preset's footprint, a load and a layout. */
 export function limitRows(f: PresetFootprint, load: Load, layout: Layout): LimitRow[] {
-  const v = f.perVerdict;
+  const v = mixedPerVerdict(f, load);
   const peakVps = perSecond(load.verdictsPerDay) * load.peak;
   const tenantVps = peakVps * load.largestTenantShare;
   const bindsAt = (share: number) => (share > 0 ? load.verdictsPerDay / share : Infinity);
@@ -146,6 +171,20 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
     of: LIMITS.d1Databases,
     bindsAt: Infinity,
     note: layout.d1.key === 'tenant' ? 'one per tenant: grows with tenants, not verdicts' : 'fixed bindings',
+  });
+  // The control database (`DB`: tenants, keys): every keyed API request reads it once (src/tenants/auth.ts: the
+  // key's lookup, or a secret key's limits), with no isolate cache; a key's last-used stamp writes at most once a
+  // minute. Its query time is taken as the footprint's mean statement's (local meta.duration).
+  const requestsPerVerdict =
+    load.singleShare * load.requestsPerSingle + (1 - load.singleShare) * REQUESTS_PER_BATCH_ITEM;
+  const msPerQuery = v.d1Statements > 0 ? v.d1BusyMs / v.d1Statements : 0;
+  const controlReads = peakVps * requestsPerVerdict;
+  row({
+    store: 'D1',
+    limit: 'one query at a time: the control database (every keyed request reads it)',
+    atPeak: (controlReads * msPerQuery) / 1000,
+    of: LIMITS.d1BusyShare,
+    note: `${Math.round(controlReads).toLocaleString('en')} key reads/s (${requestsPerVerdict.toFixed(2)} keyed requests per verdict) × ${msPerQuery.toFixed(3)} ms a query`,
   });
   // The cron's sweeps: one invocation over every shard, or a message per shard (counted from the code, not measured).
   const perShard = layout.sweeps.mode === 'per-shard';

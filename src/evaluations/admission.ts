@@ -202,28 +202,22 @@ export function admitStatement(
 }
 
 /**
- * The API's fast start in the batch that inserts the row, after the verdict cache marked its hit: takes a slot as
- * {@link admitStatement} does, marks the row `running` from `now` with it unless it is a hit or was created before
- * `now` (a row this batch did not insert keeps its status), and returns the row's `status` and its hit
- * ({@link hitColumns}). One statement where the slot, the running mark and the hit's read were three, each a
- * round of its own in D1. It returns (and changed) one row exactly when it took the slot.
+ * The API's fast start, decided by the insert itself (./insert-rows.ts `insertEvaluation`): SQL (0 or 1) of whether
+ * a new single evaluation takes one of its tenant's running slots, {@link admitStatement}'s cap test over a row
+ * aliased `evaluations` that has the new row's `tenant` and `tier`. The insert then writes the row with its slot
+ * (and `running` unless it is a verdict cache hit) where an update after it wrote the row a second time and moved
+ * its index entries (2 D1 rows a verdict). Binds `binds`, in order.
  */
-export function admitStartingStatement(
-  db: D1Database,
-  id: string,
-  defaultMaxRunning: number,
-  now: number,
-): D1PreparedStatement {
-  const starts = (value: string, otherwise: string) =>
-    `CASE WHEN cache_from IS NULL AND created_at = ? THEN ${value} ELSE ${otherwise} END`;
-  return db
-    .prepare(
-      `UPDATE evaluations SET slot_at = ?, status = ${starts(`'running'`, 'status')},
-         started_at = ${starts('?', 'started_at')}, updated_at = ${starts('?', 'updated_at')}
-       WHERE id = ? AND slot_at IS NULL AND ${SQL_NOT_ENDED} AND ${UNDER_CAP}
-       RETURNING status, ${hitColumns()}`,
-    )
-    .bind(now, now, now, now, now, now, id, ...capBinds(defaultMaxRunning));
+export function slotOnInsertSql(defaultMaxRunning: number): { sql: string; binds: readonly number[] } {
+  return { sql: UNDER_CAP, binds: capBinds(defaultMaxRunning) };
+}
+
+/**
+ * Reads back the row a fast start's insert admitted: its `status` and its verdict cache hit ({@link hitColumns});
+ * no row when it took no slot. Run it in the insert's batch, after it.
+ */
+export function admittedRowStatement(db: D1Database, id: string): D1PreparedStatement {
+  return db.prepare(`SELECT status, ${hitColumns()} FROM evaluations WHERE id = ? AND slot_at IS NOT NULL`).bind(id);
 }
 
 /**

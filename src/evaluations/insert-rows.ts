@@ -57,7 +57,7 @@ export interface NewEvaluation {
   source?: EvaluationSource | null;
 }
 
-/** Columns of an insert, in order; {@link insertRowsStatement} binds them. */
+/** Columns of an insert, in order; {@link insertValues} gives them. */
 const INSERT_COLUMNS = [
   'id',
   'tenant',
@@ -130,16 +130,6 @@ function insertValues(e: NewEvaluation): (string | number | null)[] {
     e.certify ? JSON.stringify(e.certify) : null,
     sourceText(e.source),
   ];
-}
-
-/**
- * One multi-row `INSERT ... ON CONFLICT DO NOTHING` for `rows` (keep rows × {@link EVALUATION_INSERT_PARAMS}
- * ≤ 100, D1's bound-parameter limit per statement).
- */
-export function insertRowsStatement(db: D1Database, rows: readonly NewEvaluation[]): D1PreparedStatement {
-  const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
-  const sql = `INSERT INTO evaluations (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')} ON CONFLICT DO NOTHING`;
-  return db.prepare(sql).bind(...rows.flatMap(insertValues));
 }
 
 /** Most UTF-8 bytes of one JSON parameter of {@link insertRowsJsonStatements}: 800,000 (D1 refuses strings over 1,000,000). */
@@ -251,13 +241,72 @@ export function insertRowsSelectStatement(
 }
 
 /**
+ * What a single evaluation's insert decides in SQL, so the row is written once with it ({@link insertEvaluation}).
+ */
+export interface InsertDecisions {
+  /**
+   * The fast start's running slot: the cap test (./admission.ts `slotOnInsertSql`) and its binds; with it the row
+   * takes a slot from `now` and is `running` unless it is a hit. Null: the row waits for the queue.
+   */
+  slot: { sql: string; binds: readonly number[] } | null;
+  /**
+   * The verdict cache's lookup for a `use` row with a key (src/verdict-cache/rows.ts `hitOnInsertSql`) and the
+   * oldest entry time that serves (epoch ms); with a live entry the row is a hit: `cache_from`, `cache_saved_usd`
+   * and 0 planned calls. Null: no lookup.
+   */
+  hit: { id: string; costUsd: string; since: number } | null;
+}
+
+/** Columns {@link insertSingleStatement} computes in SQL rather than binds. */
+const DECIDED = new Set<EvaluationInsertColumn>(['status', 'calls_planned']);
+
+/**
+ * The one-row `INSERT … SELECT … ON CONFLICT DO NOTHING` of {@link insertEvaluation}: the row's columns bound, its
+ * status, slot, start, planned calls and verdict cache hit computed from `d` over a one-row table aliased
+ * `evaluations` (the new row's tenant, tier and cache key), which the cap test and the hit lookup read.
+ */
+function insertSingleStatement(db: D1Database, e: NewEvaluation, d: InsertDecisions): D1PreparedStatement {
+  const values = insertValues(e);
+  const bound = INSERT_COLUMNS.flatMap((c, i) => (DECIDED.has(c) ? [] : [{ c, v: values[i] ?? null }]));
+  const hitId = d.hit ? d.hit.id : 'NULL';
+  const hitCost = d.hit ? d.hit.costUsd : 'NULL';
+  const slot = d.slot ? d.slot.sql : '0';
+  const sql = `INSERT INTO evaluations (${bound.map((b) => b.c).join(', ')}, status, calls_planned, slot_at, started_at, cache_from, cache_saved_usd)
+    SELECT ${bound.map(() => '?').join(', ')},
+      CASE WHEN a.slot AND a.hit IS NULL THEN 'running' ELSE 'queued' END,
+      CASE WHEN a.hit IS NULL THEN ? ELSE 0 END,
+      CASE WHEN a.slot THEN ? END,
+      CASE WHEN a.slot AND a.hit IS NULL THEN ? END,
+      a.hit, a.saved
+    FROM (SELECT evaluations.hit, evaluations.saved, ${slot} AS slot FROM (
+      SELECT evaluations.tenant, evaluations.tier, ${hitId} AS hit, ${hitCost} AS saved
+      FROM (SELECT ? AS tenant, ? AS tier, ? AS cache_key) AS evaluations) AS evaluations) AS a
+    WHERE 1 ON CONFLICT DO NOTHING`;
+  return db
+    .prepare(sql)
+    .bind(
+      ...bound.map((b) => b.v),
+      e.callsPlanned,
+      e.now,
+      e.now,
+      ...(d.slot ? d.slot.binds : []),
+      ...(d.hit ? [d.hit.since, d.hit.since] : []),
+      e.tenant,
+      e.tier ?? 'standard',
+      e.cacheKey ?? null,
+    );
+}
+
+/**
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is
  * returned instead, so concurrent retries converge on one evaluation.
  * @param taskJson `e.task` as JSON, the text stored: written once by the caller, whose fast start hands the same
  *   text on.
- * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. taking a
- *   running slot for the new row; their results come back with `inserted: true`.
+ * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. reading back
+ *   the row a fast start admitted; their results come back with `inserted: true`.
+ * @param decisions its fast start's slot and its verdict cache hit, decided by the insert ({@link InsertDecisions});
+ *   default neither.
  * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key.
  */
 export async function insertEvaluation(
@@ -265,12 +314,13 @@ export async function insertEvaluation(
   e: NewEvaluation,
   taskJson: string,
   after: readonly D1PreparedStatement[] = [],
+  decisions: InsertDecisions = { slot: null, hit: null },
 ): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
   // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it, then its task's.
   const [, result, , ...rest] = await db.batch([
     ...storeConfigStatements(db, [e.config], e.now),
-    insertRowsStatement(db, [e]),
-    insertTasksStatement(db, [[e.id, taskJson]]),
+    insertSingleStatement(db, e, decisions),
+    insertTasksStatement(db, [[e.id, taskJson]], true),
     ...after,
   ]);
   if (result && result.meta.changes > 0) return { inserted: true, after: rest };

@@ -62,7 +62,7 @@ export interface StartJob {
   /** The rubric's content it judges by, JSON text; null or absent for none. */
   rubric?: string | null;
   /**
-   * True when D1 shows it `running` already (`admitStartingStatement` in ./admission.ts, in the API's insert batch): the
+   * True when D1 shows it `running` already (the API's insert marks it: ./insert-rows.ts `insertEvaluation`): the
    * object writes no running mark of its own. Absent: the object marks it ({@link markRunning}).
    */
   markedRunning?: boolean;

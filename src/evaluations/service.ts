@@ -10,6 +10,7 @@ import type { EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
 import { findByIdempotencyKey } from './rows.js';
 import { insertEvaluation } from './insert-rows.js';
+import type { InsertDecisions } from './insert-rows.js';
 import { requestHash } from '../http/request-hash.js';
 import { ApiError } from '../http/errors.js';
 import type { CreateEvaluationRequest, EvaluationAccepted, EvaluationStatus } from './schemas.js';
@@ -19,7 +20,7 @@ import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, planTask, repeatJudge, resolveJudge } from '../methods/resolve-judge.js';
 import type { CertifyJudge } from './certified.js';
 import { withCertify } from './certified.js';
-import { admitStartingStatement } from './admission.js';
+import { admittedRowStatement, slotOnInsertSql } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
@@ -30,7 +31,7 @@ import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
 import { hitOf } from '../verdict-cache/hit.js';
-import { markHitsStatement, mayBecomeEntry, servesSince } from '../verdict-cache/rows.js';
+import { hitOnInsertSql, mayBecomeEntry, servesSince } from '../verdict-cache/rows.js';
 import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
 import { withWarnings } from '../http/warnings.js';
 import type { ResolvedRubric } from '../rubrics/resolve.js';
@@ -73,7 +74,7 @@ export interface CreatorInfo {
   countedBy?: string;
 }
 
-/** The row the fast start's slot statement returns (`admitStartingStatement`): its status and its verdict cache hit. */
+/** The row a fast start's insert admitted, read back (`admittedRowStatement`): its status and its verdict cache hit. */
 type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStatus };
 
 /** Marks a new evaluation as counted by another row (see {@link CreatorInfo.countedBy}); none without one. */
@@ -192,12 +193,16 @@ export async function createEvaluationJob(
   );
   const config = configOf(env);
   const fast = config.FAST_START;
-  // The verdict cache's lookup is made in the insert's own D1 batch (one round trip for both): a hit is marked on
-  // the row. Last, the fast start's running slot, in one statement that also marks a started miss running and
-  // reads the hit back (the row it returns).
-  const lookup =
-    cache?.mode === 'use' ? [markHitsStatement(db, { id }, servesSince(now, config.VERDICT_CACHE_TTL_DAYS))] : [];
-  const admitting = fast ? [admitStartingStatement(db, id, deploymentDefaults(env).maxRunning, now)] : [];
+  // The verdict cache's lookup and the fast start's running slot are decided by the insert itself (the row is
+  // written once with its hit, its slot and, for a started miss, `running`); last, the admitted row is read back.
+  const decisions: InsertDecisions = {
+    slot: fast ? slotOnInsertSql(deploymentDefaults(env).maxRunning) : null,
+    hit:
+      cache?.mode === 'use' && cache.key !== null
+        ? { ...hitOnInsertSql(), since: servesSince(now, config.VERDICT_CACHE_TTL_DAYS) }
+        : null,
+  };
+  const admitting = fast ? [admittedRowStatement(db, id)] : [];
   const counted = countedStatements(db, id, creator.countedBy);
   // Written once: the insert stores it and the fast start hands the same text to the object.
   const taskJson = JSON.stringify(request.task);
@@ -227,7 +232,8 @@ export async function createEvaluationJob(
       source: own.source ?? sourceOfRequest(request.source),
     },
     taskJson,
-    [...counted, ...lookup, ...admitting],
+    [...counted, ...admitting],
+    decisions,
   );
   if (!result.inserted) {
     const existing = result.existing;

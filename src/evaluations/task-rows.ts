@@ -41,24 +41,29 @@ export function taskSql(alias: string): string {
  * with the same idempotency key inserted no row, and a repeated insert of an item that has ended finds it ended:
  * neither keeps a task.
  */
-export function taskWaitsSql(id: string): string {
-  return `EXISTS (SELECT 1 FROM evaluations e WHERE e.id = ${id} AND e.task = '' AND e.started_at IS NULL AND e.finished_at IS NULL)`;
+export function taskWaitsSql(id: string, startedByInsert = false): string {
+  // A single evaluation's insert may mark it running itself (its fast start's slot): its task waits all the same,
+  // for the object that is yet to hold it.
+  const notStarted = startedByInsert ? '' : ' AND e.started_at IS NULL';
+  return `EXISTS (SELECT 1 FROM evaluations e WHERE e.id = ${id} AND e.task = ''${notStarted} AND e.finished_at IS NULL)`;
 }
 
 /**
  * The statement putting each new row's task into `evaluation_tasks`; run it right after the statement that
  * inserts the rows, in the same batch ({@link taskWaitsSql}).
  * @param rows `[id, task JSON]` of each row
+ * @param startedByInsert the insert may have marked the rows running (a single evaluation's fast start); default false
  */
 export function insertTasksStatement(
   db: D1Database,
   rows: readonly (readonly [string, string])[],
+  startedByInsert = false,
 ): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO evaluation_tasks (evaluation_id, task)
        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)
-       WHERE ${taskWaitsSql("json_extract(value, '$[0]')")} ON CONFLICT DO NOTHING`,
+       WHERE ${taskWaitsSql("json_extract(value, '$[0]')", startedByInsert)} ON CONFLICT DO NOTHING`,
     )
     .bind(JSON.stringify(rows));
 }

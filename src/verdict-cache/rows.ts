@@ -26,6 +26,16 @@ const LIVE_ENTRY = `FROM evaluations c
   ORDER BY c.cache_entry_at DESC LIMIT 1`;
 
 /**
+ * SQL of a new evaluation's hit, for its insert (src/evaluations/insert-rows.ts) over a row aliased `evaluations`
+ * with the new row's `tenant` and `cache_key`: the live entry's source id (`id`) and what its calls cost
+ * (`costUsd`), NULL without one; {@link markHitsStatement}'s marks, written with the row instead of after it.
+ * Each binds `since` once ({@link servesSince}).
+ */
+export function hitOnInsertSql(): { id: string; costUsd: string } {
+  return { id: `(SELECT c.id ${LIVE_ENTRY})`, costUsd: `(SELECT c.cost_usd ${LIVE_ENTRY})` };
+}
+
+/**
  * Marks the `use` evaluations of one new evaluation (`{ id }`) or of a new batch (`{ batchId }`) that have a
  * live entry as hits: `cache_from` (the entry's source), `cache_saved_usd` (what the source's calls cost) and 0
  * planned calls. Only still-queued rows that are not hits yet; rows without an entry are not written. Run in the

@@ -103,7 +103,7 @@ describe('startAndAwait', () => {
     expect(await engineVersionIn(id)).not.toBeNull();
   });
 
-  it("the fast start's insert batch takes the slot, marks the row running and reads the cache's hit in one statement", async () => {
+  it("the fast start's insert takes the slot, marks the row running and marks the cache's hit in the row it writes", async () => {
     // The API's own D1 (the object has its own bindings): each batch's statements, as prepared.
     const { db, batches } = recordingDb();
     const first = { preset: 'chateval-single', task: { ...PAIRWISE, question: 'One statement for the slot?' } };
@@ -118,15 +118,18 @@ describe('startAndAwait', () => {
     const missed = await miss.json<{ id: string }>();
     expect(missed).toMatchObject({ status: 'succeeded', cache: { hit: false } });
     const insert = batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')));
-    // The config, the row, its task, the verdict cache's mark, then the slot with the running mark and the hit's read.
-    expect(insert).toHaveLength(5);
-    expect(insert?.filter((sql) => /^\s*(UPDATE|SELECT)[^;]*\bcache_from\b/.test(sql))).toHaveLength(2);
+    // The config, the row (with its hit, its slot and its running mark), its task, then the admitted row's read.
+    expect(insert).toHaveLength(4);
+    expect(insert?.filter((sql) => /^\s*UPDATE\b/.test(sql))).toEqual([]);
+    expect(insert?.filter((sql) => /^\s*(INSERT INTO evaluations|SELECT)[^;]*\bcache_from\b/.test(sql))).toHaveLength(
+      2,
+    );
     // The same request again is a hit, read back by that same statement: served with 0 calls.
     batches.length = 0;
     const hit = await post();
     expect(hit.status).toBe(200);
     expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
-    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
+    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(4);
   });
 
   it("a pairwise verdict outside a batch is its object's alone: the final write has no statement for D1's copy", async () => {
@@ -181,7 +184,7 @@ describe('startAndAwait', () => {
     expect(final).toHaveLength(10);
     expect(final?.filter((sql) => sql.includes('UPDATE alignments'))).toEqual([]);
     expect(final?.filter((sql) => sql.includes('store_content = 0'))).toEqual([]);
-    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(5);
+    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(4);
   });
 
   it("a verdict that can become no cache entry (cache off, or a hit) ends without the entry's statements", async () => {
