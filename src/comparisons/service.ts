@@ -67,6 +67,27 @@ function baseTask(item: ComparisonItem): Record<string, unknown> {
  * is the same task but for the answers, which every candidate's schema already bounds).
  * @throws ApiError 400 naming `items.N` (an engine code, or too large to store).
  */
+/**
+ * The planned calls of item `n`'s first pair. A judge that takes no pairwise task is the request's `preset`'s
+ * fault, not the item's: the pair task is built here, so its kind is no field of the caller's.
+ */
+function plannedPair(
+  judge: ReturnType<typeof resolveJudge>,
+  task: PairwiseTask,
+  n: number,
+  rubric: ResolvedRubric | null,
+): number {
+  try {
+    return planTask(judge, task, `items.${n}`, rubric?.content);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'task_kind_unsupported') throw e;
+    const why = e.message.replace(/^items\.\d+\.task\.kind: /, '');
+    throw new ApiError(400, e.code, `preset: ${why} (a comparison judges pairs of outputs)`, [
+      { path: 'preset', message: why },
+    ]);
+  }
+}
+
 function expansionItems(
   request: CreateComparisonRequest,
   layout: Layout,
@@ -78,8 +99,7 @@ function expansionItems(
     const outputs = request.candidates.map((c) => item.outputs[c] ?? '');
     const base = baseTask(item);
     const task = { ...base, answerA: outputs[i0], answerB: outputs[j0] } as PairwiseTask;
-    const calls = planTask(judge, task, `items.${n}`, rubric?.content);
-    return [n, item.id, base, outputs, calls];
+    return [n, item.id, base, outputs, plannedPair(judge, task, n, rubric)];
   });
 }
 

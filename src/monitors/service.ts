@@ -59,7 +59,9 @@ export async function activeMonitors(env: Bindings, tenant: string, now = Date.n
 /** A 400 of the judge's checks renamed to the monitor's field `field` (the evaluation's checks name their own). */
 function named(err: unknown, field: (path: string) => string): unknown {
   if (!(err instanceof ApiError) || err.status !== 400) return err;
-  const issues = (err.issues ?? [{ path: '', message: err.message }]).map((i) => ({ ...i, path: field(i.path) }));
+  // The engine names the task's kind (`task.kind: …`); a monitor's task is built from spans, so the field is the judge.
+  const message = err.message.replace(/^task\.kind: /, '');
+  const issues = (err.issues ?? [{ path: '', message }]).map((i) => ({ ...i, path: field(i.path) }));
   return new ApiError(400, err.code, `${issues[0]?.path ?? 'judge'}: ${issues[0]?.message ?? err.message}`, issues);
 }
 

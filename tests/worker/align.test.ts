@@ -187,9 +187,11 @@ describe('aligning a rubric to its labels', { timeout: TEST_MS + WAIT_MS }, () =
     // κ is null where it is not a number: both sides gave one and the same answer on every validation item (a
     // split of all-A labels, drawn from the job's random id now and then). It ranks below any number, as it does
     // in the choice (src/align/core.ts `bestCandidate`).
+    const chosen = done.candidates.find((c) => c.method === done.chosenMethod);
+    expect(chosen).toBeDefined();
     const score = (k: number | null | undefined) => k ?? -Infinity;
     const best = Math.max(...done.candidates.map((c) => score(c.kappa)));
-    expect(score(done.candidates.find((c) => c.method === done.chosenMethod)?.kappa)).toBe(best);
+    expect(score(chosen?.kappa)).toBe(best);
     // Base, one validation run per method, held out.
     expect(done.links.runs).toHaveLength(4);
   });

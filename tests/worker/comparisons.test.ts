@@ -128,6 +128,8 @@ describe('bad input', () => {
       },
       'items.1.outputs.v2',
     ],
+    // The pair tasks are built by the service: a judge of pointwise tasks is the preset's fault, not an item's.
+    ['a judge of pointwise tasks only', { preset: 'debate-summeval' }, 'preset'],
   ])('%s is a 400 naming the field', async (_what, change, path) => {
     const before = await testEnv.DB.prepare('SELECT count(*) AS n FROM comparisons').first<{ n: number }>();
     const e = await errorOf({ ...base, ...change });

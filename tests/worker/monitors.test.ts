@@ -81,6 +81,8 @@ describe('/v1/monitors', () => {
       const e = await pairwise.json<ErrorJson>();
       expect(['task_kind_unsupported', 'invalid_task']).toContain(e.error.code);
       expect(e.error.issues?.[0]?.path).toBe('judge.preset');
+      // The judge is the field: the task a monitor judges is built from spans, its kind no field of the caller's.
+      expect(e.error.message).toMatch(/^judge\.preset: (?!task\.kind)/);
     }
     const rate = await postJson('/v1/monitors', { ...body, sampleRate: 1.5 });
     expect(rate.status).toBe(400);
