@@ -143,8 +143,8 @@ export class GateChannel {
       );
     } catch (e) {
       // One by one instead (a gate object still on code without `exchange` during a deploy, a lost reply, a
-      // broken stub): each release on its own, each ask its turn in `acquire`, which lets it through only if that
-      // fails twice. A release that fails again expires on its own (DEFAULT_LEASE_MS). A withdrawn ask's slot,
+      // broken stub): each release on its own, each ask its turn in `acquire`, which lets it through (its slot given
+      // back) if that fails too. A release that fails again expires on its own (DEFAULT_LEASE_MS). A withdrawn ask's slot,
       // granted if the gate applied the exchange before its reply was lost, is given back (the gate ignores an
       // id it holds no lease for).
       const next = this.renew(
@@ -154,8 +154,9 @@ export class GateChannel {
         e,
       );
       for (const r of releases) next.release(r.id, r.outcome).catch(() => undefined);
+      // The exchange was each ask's first try: `acquire` through the fresh stub is its last.
       for (const a of asks)
-        if (!withdrawn(a)) void this.waitTurn(a);
+        if (!withdrawn(a)) void this.waitTurn(a, true);
         else next.release(a.id, 'failed').catch(() => undefined);
       return;
     }
@@ -167,7 +168,9 @@ export class GateChannel {
 
   /**
    * An ask the gate could not grant at once: it waits its turn (fair across tenants) in `acquire`. An RPC that
-   * fails is asked again once, through a fresh stub; a second failure lets the attempt through without a slot.
+   * fails is asked again once (`again`: this is that last try), through a fresh stub; a second failure lets the
+   * attempt through without a slot. The last try's failure neither logs nor replaces the stub it was made on: that
+   * stub is one RPC old, and `gate.unavailable` says what happened (one warning and one fresh stub per break).
    */
   private async waitTurn(a: Ask, again = false): Promise<void> {
     a.state = 'waiting';
@@ -176,7 +179,7 @@ export class GateChannel {
     try {
       grant = await stub.acquire(a.id, this.of.tenant, this.of.limits);
     } catch (e) {
-      this.renew(stub, 'gate.acquire_failed', a.callId, e);
+      if (!again) this.renew(stub, 'gate.acquire_failed', a.callId, e);
       if (withdrawn(a)) {
         // Its holder was answered. A gate object that outlived the lost connection may still hold the ask (or
         // grant it later): withdrawn there and any slot given back, in that order (one stub delivers in order).
@@ -186,7 +189,10 @@ export class GateChannel {
       }
       if (!again && !overloaded(e)) return this.waitTurn(a, true);
       this.warn('gate.unavailable', a.callId, e);
-      // Let through without a slot.
+      // Let through without a slot. A failed ask may have been granted at the gate with its reply lost: that slot
+      // is given back now, not held until its lease expires (5 min); ignored when the gate holds none for the id.
+      // Sent on the stub as it is, not through `flush`, whose failure would replace the stub and log once more.
+      this.stub.release(a.id, 'failed').catch(() => undefined);
       a.state = 'granted';
       a.off();
       a.resolve(NO_SLOT);

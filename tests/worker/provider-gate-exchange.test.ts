@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderGateObject } from '../../src/provider-gate/rpc.js';
 import { providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
 import { testEnv } from './helpers.js';
+import { capturingLogLines } from './log-capture.js';
 
 /**
  * The deployment's gate namespace, with every RPC to a gate object counted by method; `hold`: the calls of that
@@ -274,5 +275,68 @@ describe("the provider gate's exchange", () => {
     await stub.release('hold/open', 'ok');
     // The slot freed goes to nobody: no ask of the withdrawn attempt was left waiting for it.
     expect(await stub.stats()).toMatchObject({ inFlight: 0, waiting: 0, granted: 1 });
+  });
+  it('a gate that stays down costs each attempt one fresh stub, two warnings and an exchange, an acquire and a release', async () => {
+    const model = `mock-judge?seed=exchange-down-${Date.now()}`;
+    const calls: string[] = [];
+    let connects = 0;
+    // Every RPC on every stub fails, as while the object cannot be reached.
+    const down = {
+      idFromName: (name: string) => testEnv.PROVIDER_GATE.idFromName(name),
+      get: () => {
+        connects += 1;
+        return new Proxy(
+          {},
+          {
+            get: (_t, prop) => () => {
+              calls.push(String(prop));
+              return Promise.reject(new Error('Network connection lost.'));
+            },
+          },
+        );
+      },
+    } as unknown as typeof testEnv.PROVIDER_GATE;
+    const env = { ...testEnv, PROVIDER_GATE: down };
+    const gate = providerGateOf(env, { tenant: 'tn_down', evaluationId: 'ev_down' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const { lines } = await capturingLogLines(async () => {
+      await gate.acquire(attempt(model, 'a'));
+      await gate.acquire(attempt(model, 'b'));
+    });
+    const warnings = lines.filter((l) => l.level === 'warn' && l.evaluationId === 'ev_down').map((l) => l.event);
+    // Per attempt: the exchange fails (a fresh stub, one warning), the re-ask through it fails (let through,
+    // logged), and a release goes for the slot a lost reply may have granted; no third ask, no third stub.
+    expect(warnings).toEqual(['gate.exchange_failed', 'gate.unavailable', 'gate.exchange_failed', 'gate.unavailable']);
+    expect(calls).toEqual(['exchange', 'acquire', 'release', 'exchange', 'acquire', 'release']);
+    expect(connects).toBe(3);
+  });
+
+  it('gives back a slot granted by asks whose replies were all lost: the attempt goes out without it, not holding it 5 min', async () => {
+    const model = `mock-judge?seed=exchange-lost-twice-${Date.now()}`;
+    const ns = testEnv.PROVIDER_GATE;
+    // The gate applies the exchange and the re-ask (the same lease: an ask is idempotent); both replies are lost.
+    const lossy = {
+      idFromName: (name: string) => ns.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = ns.get(id);
+        return new Proxy(stub, {
+          get(target, prop) {
+            const value = Reflect.get(target, prop) as unknown;
+            if (prop !== 'exchange' && prop !== 'acquire') return value;
+            return async (...args: unknown[]) => {
+              await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
+              throw new Error('the reply was lost');
+            };
+          },
+        });
+      },
+    } as unknown as typeof ns;
+    const env = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2', PROVIDER_GATE: lossy };
+    const gate = providerGateOf(env, { tenant: 'tn_lost2', evaluationId: 'ev_lost2' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const stub = providerGateStub(testEnv, 'default', model);
+    await capturingLogLines(() => gate.acquire(attempt(model, 'a')));
+    expect((await stub.stats()).granted).toBe(1);
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
   });
 });
