@@ -143,10 +143,10 @@ export class GateChannel {
       );
     } catch (e) {
       // One by one instead (a gate object still on code without `exchange` during a deploy, a lost reply, a
-      // broken stub): each release on its own, each ask its turn in `acquire`, which lets it through (its slot given
-      // back) if that fails too. A release that fails again expires on its own (DEFAULT_LEASE_MS). A withdrawn ask's slot,
-      // granted if the gate applied the exchange before its reply was lost, is given back (the gate ignores an
-      // id it holds no lease for).
+      // broken stub): each release on its own, each ask its turn in `acquire`, which lets it through (its slot
+      // given back) if that fails too. A release that fails again expires on its own (DEFAULT_LEASE_MS). A
+      // withdrawn ask's slot, granted if the gate applied the exchange before its reply was lost, is given back
+      // (the gate ignores an id it holds no lease for).
       const next = this.renew(
         stub,
         asks.length > 0 ? 'gate.exchange_failed' : 'gate.release_failed',
