@@ -33,6 +33,7 @@ export interface WranglerVars {
   args: string[];
   /** The text of the one env file passed with `--env-file`: the dev vars and the secrets. */
   envFile: string;
+  /** The wrangler.toml `[vars]` names the process environment sets (passed as `--var`; empty unless `varsFromEnv`). */
   fromEnv: string[];
   /** The keys `.dev.vars` / `.env` set to a non-empty value. */
   fromDevVars: string[];
@@ -40,17 +41,29 @@ export interface WranglerVars {
 
 /**
  * `KEY='value'` as wrangler's env-file reader (dotenv, then dotenv-expand) reads back exactly `value`: every `$`
- * escaped (dotenv-expand turns `\$` into `$`), quoted with a quote the value lacks; a line break needs double
- * quotes, which turn a `\n` written in the value into a line break, so a value with both cannot be written.
+ * escaped (dotenv-expand turns `\$` into `$`), quoted with a quote the value lacks. A line break needs double
+ * quotes, which turn a `\n` or `\r` written in the value into a line break. A backslash just before the closing
+ * quote reads as an escaped quote (the value would run on into the next lines), so a value ending in `\` is
+ * written unquoted, as is a one-line value that has every quote: unquoted, a value has no `#` (a comment), no
+ * space at either end (trimmed) and no quote first. A value with no form that reads back exactly is refused.
+ * @throws Error naming `key` when no line reads back as `value`.
  */
 export function envFileLine(key: string, value: string): string {
   const escaped = value.replace(/\$/g, '\\$');
-  if (!/[\r\n]/.test(value)) {
-    for (const quote of ["'", '`', '"']) if (!value.includes(quote)) return `${key}=${quote}${escaped}${quote}\n`;
-  } else if (!value.includes('"') && !/\\[nr]/.test(value)) {
-    return `${key}="${escaped.replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"\n`;
+  const oneLine = !/[\r\n]/.test(value);
+  if (!value.endsWith('\\')) {
+    if (oneLine)
+      for (const quote of ["'", '`']) if (!value.includes(quote)) return `${key}=${quote}${escaped}${quote}\n`;
+    if (!value.includes('"') && !/\\[nr]/.test(value))
+      return `${key}="${escaped.replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"\n`;
   }
-  throw new Error(`${key} cannot be handed to wrangler dev: its value has both a line break and each kind of quote`);
+  if (oneLine && value !== '' && value === value.trim() && !value.includes('#') && !/^['"`]/.test(value))
+    return `${key}=${escaped}\n`;
+  const why = oneLine
+    ? 'no quote it lacks can close it (it ends in `\\`, or has \', ` and " or a written `\\n`), and unquoted it ' +
+      'would lose its `#`, a space at an end or a quote first'
+    : 'it has a line break and a double quote, a written `\\n` / `\\r` or a `\\` at its end';
+  throw new Error(`${key} cannot be handed to wrangler dev: no env-file line reads back as its value (${why})`);
 }
 
 /** The bindings wrangler dev gets for `input` (see the module note). */
@@ -65,7 +78,8 @@ export function wranglerVarsOf(input: WranglerVarsInput): WranglerVars {
     ...Object.fromEntries(fromEnv.map((k) => [k, env[k] ?? ''])),
     ...Object.fromEntries(own.filter(([k]) => !input.secrets.has(k))),
   };
-  // The env file's values win over `--var` in wrangler dev: a dev var that a plain var overrides is left out of it.
+  // `--var` wins over the env file's values in wrangler dev; a dev var that a plain var overrides is still left out
+  // of the file, so the file holds only what applies.
   const inFile: Record<string, string> = {
     ...Object.fromEntries(Object.entries(devVars).filter(([k]) => !(k in plain))),
     ...Object.fromEntries(own.filter(([k]) => input.secrets.has(k))),

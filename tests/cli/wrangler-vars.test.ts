@@ -99,4 +99,18 @@ describe('envFileLine', () => {
     expect(readBack(text)).toEqual(Object.fromEntries(values.map((v, i) => [`K${i}`, v])));
     expect(() => envFileLine('K', 'a\nb "c\' `d`')).toThrow('K cannot be handed to wrangler dev');
   });
+
+  it('reads back a line and the lines after it: a value ending in `\\`, and one with every quote and a written `\\n`', () => {
+    // Quoted, a value's last `\` escapes the closing quote: the value ran on into the next lines, a later key lost.
+    const values = ['C:\\dir\\', '#fff', "x' #y", "it's `x` C:\\new", "a'`\\r", 'a$\\', 'last'];
+    const text = values.map((v, i) => envFileLine(`K${i}`, v)).join('');
+    expect(readBack(text)).toEqual(Object.fromEntries(values.map((v, i) => [`K${i}`, v])));
+  });
+
+  it('refuses, naming the key, a value no env-file line reads back as', () => {
+    for (const value of ["'`\\n", ' C:\\dir\\', 'q\'`"#', 'two\nlines\\'])
+      expect(() => envFileLine('SECRET', value)).toThrow(
+        /^SECRET cannot be handed to wrangler dev: no env-file line reads back as its value/,
+      );
+  });
 });
