@@ -218,7 +218,7 @@ export const UNENDED = `status IN ('queued', 'in_progress')`;
 
 /**
  * Ends a running run as `status` (with `error` for `failed`); true when it changed, false (a no-op) when it
- * had already ended. `before` runs first in the same transaction (the end's webhook event, guarded by
+ * had already ended or was deleted (its worker may still be grading it: it neither ends nor logs a deleted run). `before` runs first in the same transaction (the end's webhook event, guarded by
  * {@link RUNNING}).
  */
 export async function endRun(
@@ -233,7 +233,8 @@ export async function endRun(
     ...before,
     db
       .prepare(
-        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, wake_at = NULL, updated_at = ? WHERE id = ? AND ${RUNNING}`,
+        `UPDATE eval_runs SET status = ?, error = ?, lease_until = NULL, wake_at = NULL, updated_at = ?
+       WHERE id = ? AND ${RUNNING} AND deleted_at IS NULL`,
       )
       .bind(status, error ? JSON.stringify(error) : null, now, id),
   ]);

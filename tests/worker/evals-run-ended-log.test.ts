@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { processRun } from '../../src/evals/run-process.js';
+import { endRun } from '../../src/evals/run-rows.js';
 import { pollUntil, testEnv } from './helpers.js';
 import { capturingLogLines } from './log-capture.js';
 import type { LoggedLine } from './log-capture.js';
@@ -114,5 +115,23 @@ describe('evals.run_ended', () => {
       expect(endedLines(lines, run.id)).toEqual([expect.objectContaining({ status: row?.status })]);
     });
     expect(endedLines(lines, runId)).toHaveLength(1);
+  });
+  it("is not ended by its worker once deleted while in progress: the worker's end changes nothing and logs nothing", async () => {
+    const evalId = await createEval();
+    const run = await createRun(evalId);
+    await pollUntil(
+      () => testEnv.DB.prepare('SELECT status FROM eval_runs WHERE id = ?').bind(run.id).first<{ status: string }>(),
+      (r) => r?.status === 'completed',
+    );
+    // As a delete leaves a run its worker is still grading: in progress, marked deleted.
+    await testEnv.DB.prepare(`UPDATE eval_runs SET status = 'in_progress', deleted_at = ? WHERE id = ?`)
+      .bind(Date.now(), run.id)
+      .run();
+    // The worker's end: false, so `processRun` does not log `evals.run_ended` for it.
+    expect(await endRun(testEnv.DB, run.id, 'completed', null, Date.now())).toBe(false);
+    const row = await testEnv.DB.prepare('SELECT status FROM eval_runs WHERE id = ?').bind(run.id).first<{
+      status: string;
+    }>();
+    expect(row?.status).toBe('in_progress');
   });
 });
