@@ -119,7 +119,10 @@ function takeIdle(key: string): ChildProcess | undefined {
   return undefined;
 }
 
-/** Keeps `child` (its stack has stopped its Worker) for the next stack spawned with `key`; false when the pool is full. */
+/**
+ * Keeps `child` (its stack has stopped its Worker) for the next stack spawned with `key`; false when the pool is
+ * full.
+ */
 function keepIdle(key: string, child: ChildProcess): boolean {
   const children = idleRuntimes.get(key) ?? [];
   if (idleCount() >= IDLE_MAX) return false;
@@ -280,7 +283,10 @@ export async function startMiniflare(
   };
 }
 
-/** Runs `wrangler dev` (after the migrations, applied by the caller) and waits until it answers as Tribunal at `url`. */
+/**
+ * Runs `wrangler dev` (after the migrations, applied by the caller) and waits until it answers as Tribunal at
+ * `url`.
+ */
 export async function startWrangler(
   config: Omit<RuntimeConfig, 'scriptPath' | 'worker'>,
   options: StackOutput,

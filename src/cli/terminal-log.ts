@@ -3,8 +3,8 @@
  * The local runtime's output as `npm start` shows it. The Worker writes one JSON object per line
  * (src/log/log.ts: `{ ts, level, event, ...fields }`), which suits Workers Logs but not a person at a
  * terminal: by default (quiet) the terminal gets one readable line per ended evaluation (batch items
- * excepted), per ended batch and per ended Evals run, and the warnings and errors, each on one line; `--verbose` or `LOG_LEVEL`
- * give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
+ * excepted), per ended batch and per ended Evals run, and the warnings and errors, each on one line;
+ * `--verbose` or `LOG_LEVEL` give the JSON lines themselves, from that level up. Lines that are not the Worker's JSON (workerd's own
  * messages, a stack trace) are shown, except, when quiet, workerd's warning that a cancel removed a running
  * alarm (an expected event). Quiet output is held until {@link TerminalLog.ready} (the banner
  * is out): a restart's resumed work does not print above it. Node only.
@@ -84,7 +84,10 @@ export function problemLine(l: LogLine): string {
   return `${clock(l.ts)} ${l.level.padEnd(5)} ${l.event}${fields.length > 0 ? `  ${fields.join(' ')}` : ''}`;
 }
 
-/** `12:03:04 evaluation ev_… chateval-faireval succeeded: A is better (confidence 83%) · 8 calls · $0.0012 · 4.2 s`. */
+/**
+ * One ended evaluation's line, e.g.
+ * `12:03:04 evaluation ev_… chateval-faireval succeeded: A is better (confidence 83%) · 8 calls · $0.0012 · 4.2 s`.
+ */
 export function evaluationLine(e: EndedEvaluation, ts: number): string {
   const outcome =
     e.status === 'succeeded'
@@ -94,7 +97,8 @@ export function evaluationLine(e: EndedEvaluation, ts: number): string {
           : `${e.winner} is better`
         : e.score !== null
           ? `score ${e.score}`
-          : // Neither a winner nor a score: a certified judge abstained (its confidence under the guarantee's threshold).
+          : // Neither a winner nor a score: a certified judge abstained (its confidence under the
+            // guarantee's threshold).
             'abstained, no verdict'
       : (e.errorCode ?? e.status);
   const confidence =

@@ -1,8 +1,8 @@
 /**
  * @module
  * Working through a run, from its queue message (./run-queue.ts): take its lease, grade each item not
- * graded yet (sampling the model first for a `completions` or `responses` source: ./sampler.ts), store each graded item once, and end
- * the run `completed` (or `failed` on an error of its own, such as its eval deleted meanwhile). A few items
+ * graded yet (sampling the model first for a `completions` or `responses` source: ./sampler.ts), store each
+ * graded item once, and end the run `completed` (or `failed` on an error of its own, such as its eval deleted meanwhile). A few items
  * at a time; the lease is renewed between them, and a cancel (or delete) stops the work at the next
  * renewal. A second invocation while the lease is held does nothing (its message comes back later); one
  * after it ran out (the first died) resumes where the stored items end. Each model call is stored with its
@@ -101,7 +101,10 @@ export type RunProgress =
   | { kind: 'more' }
   | { kind: 'busy'; until: number }
   | {
-      /** A batch-tier run waits on provider batches or judges; a delayed message is due in `wakeInMs` (null: one is already due). */
+      /**
+       * A batch-tier run waits on provider batches or judges; a delayed message is due in `wakeInMs` (null: one
+       * is already due).
+       */
       kind: 'waiting';
       wakeInMs: number | null;
     };

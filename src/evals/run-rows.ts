@@ -218,8 +218,8 @@ export const UNENDED = `status IN ('queued', 'in_progress')`;
 
 /**
  * Ends a running run as `status` (with `error` for `failed`); true when it changed, false (a no-op) when it
- * had already ended or was deleted (its worker may still be grading it: it neither ends nor logs a deleted run). `before` runs first in the same transaction (the end's webhook event, guarded by
- * {@link RUNNING}).
+ * had already ended or was deleted (its worker may still be grading it: it neither ends nor logs a deleted
+ * run). `before` runs first in the same transaction (the end's webhook event, guarded by {@link RUNNING}).
  */
 export async function endRun(
   db: D1Database,

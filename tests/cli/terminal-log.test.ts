@@ -1,7 +1,7 @@
 /**
  * What `npm start` shows of the runtime's output: by default one readable line per ended evaluation
- * (batch items excepted), per ended batch and per ended Evals run, plus the warnings and errors, never a JSON line; with
- * `--verbose` or `LOG_LEVEL` the Worker's JSON lines from that level up. Other output always shows.
+ * (batch items excepted), per ended batch and per ended Evals run, plus the warnings and errors, never a JSON
+ * line; with `--verbose` or `LOG_LEVEL` the Worker's JSON lines from that level up. Other output always shows.
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.js';
@@ -51,7 +51,10 @@ function clockOf(ts: number): string {
   return new Date(ts).toLocaleTimeString('en-GB', { hour12: false });
 }
 
-/** Feeds `lines` through a terminal log in `mode`, the banner out, and collects what it writes once every lookup answered. */
+/**
+ * Feeds `lines` through a terminal log in `mode`, the banner out, and collects what it writes once every lookup
+ * answered.
+ */
 async function shown(
   mode: OutputMode,
   lines: string[],
