@@ -12,8 +12,10 @@
  * items; with it: 3-6 s, +470-610 items, at load 8-14 in BENCHMARKS.md).
  *
  * ```
- * npm run bench:stall -- [--items 1000] [--lead 5] [--port P]
+ * npm run bench:stall -- [--items 1000] [--lead 5] [--port P] [--deadline 1800]
  * ```
+ * Past `--deadline` seconds in all it exits 1, naming what it still waited for (a runtime that stopped answering
+ * would otherwise keep it polling).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,11 +36,13 @@ A batch of verdict cache hits beside a batch that calls the LLM, under npm start
   --items N        items in each batch (default 1000)
   --lead S         seconds between batch A (LLM calls) and batch B (cache hits) (default 5)
   --port P         the API's port, P + 1 the mock's (default: free ports)
+  --deadline S     exit 1 naming what it waits for when the whole run takes longer (default 1800)
   -h, --help       this text`,
   options: {
     items: { type: 'string', default: '1000' },
     lead: { type: 'string', default: '5' },
     port: { type: 'string' },
+    deadline: { type: 'string', default: '1800' },
   },
 } as const;
 
@@ -65,8 +69,9 @@ async function post(url: string, body: unknown): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+  if (r.status !== 202) throw new Error(`POST /v1/batches: HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`);
   const accepted = (await r.json()) as { id?: string };
-  if (r.status !== 202 || !accepted.id) throw new Error(`POST /v1/batches: HTTP ${r.status}`);
+  if (!accepted.id) throw new Error('POST /v1/batches: HTTP 202 without an id');
   return accepted.id;
 }
 
@@ -141,15 +146,25 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const given = intOption(values.port, 'port', 1, 65_534);
   const [port, mockPort] = given !== undefined ? [given, given + 1] : [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
+  const deadlineS = intOption(values.deadline, 'deadline', 1, 86_400) ?? 1800;
+  let waitingFor = "npm start's banner";
+  // The exit handler startStack set stops the stack.
+  setTimeout(() => {
+    process.stderr.write(`bench:stall: past its ${deadlineS} s deadline, still waiting for ${waitingFor}\n`);
+    process.exit(1);
+  }, deadlineS * 1000).unref();
   const { pgid, stop } = await startStack(port, mockPort);
   const warm = items('w', n);
   const w0 = Date.now();
+  waitingFor = `batch W (${n} items, fills the cache) to end`;
   const w = await post(url, { ...HEADER, items: warm });
   while ((await view(url, w)).completedAt === null) await sleep(1000);
   process.stderr.write(`W (${n} items, fills the cache): ${((Date.now() - w0) / 1000).toFixed(1)} s\n`);
   const t0 = Date.now();
+  waitingFor = "batch A's POST";
   const a = await post(url, { ...HEADER, items: items('a', n) });
   await sleep(leadMs);
+  waitingFor = `batch A ${a}'s progress, then batch B's POST`;
   // A's progress when B is posted: what A ends from here on, it ends beside B's hits.
   const aAtB = ended(await view(url, a));
   const b = await post(url, { ...HEADER, items: warm });
@@ -163,6 +178,10 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   let hits = 0;
   let cpu1: number | null = null;
   while (aEndedAt === null || bEndedAt === null) {
+    waitingFor = [aEndedAt === null ? `batch A ${a}` : '', bEndedAt === null ? `batch B ${b}` : '']
+      .filter(Boolean)
+      .join(' and ')
+      .concat(' to end');
     await sleep(1000);
     let va: BatchView;
     let vb: BatchView;
