@@ -116,7 +116,7 @@ describe('evals.run_ended', () => {
     });
     expect(endedLines(lines, runId)).toHaveLength(1);
   });
-  it("is not ended by its worker once deleted while in progress: the end is refused, so the worker logs nothing", async () => {
+  it('is not ended by its worker once deleted while in progress: the end is refused, so the worker logs nothing', async () => {
     const evalId = await createEval();
     const run = await createRun(evalId);
     await pollUntil(
