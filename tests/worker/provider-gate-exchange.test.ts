@@ -51,6 +51,34 @@ function countedGates(
   return { env: { ...testEnv, ...env, PROVIDER_GATE: namespace }, calls, letGo, held, answers };
 }
 
+/**
+ * `ns` whose gate objects apply the calls of `methods` but whose replies are lost: the caller gets an error
+ * (after `then`, run once the object answered).
+ */
+function repliesLost<T extends ProviderGateObject>(
+  ns: DurableObjectNamespace<T>,
+  methods: readonly string[],
+  then: () => void = () => undefined,
+): DurableObjectNamespace<T> {
+  return {
+    idFromName: (name: string) => ns.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = ns.get(id);
+      return new Proxy(stub, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop) as unknown;
+          if (typeof prop !== 'string' || !methods.includes(prop)) return value;
+          return async (...args: unknown[]) => {
+            await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
+            then();
+            throw new Error('the reply was lost');
+          };
+        },
+      });
+    },
+  } as unknown as DurableObjectNamespace<T>;
+}
+
 /** The next turn of the event loop: what a settled RPC's answer led to in its own turn has happened. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -174,23 +202,9 @@ describe("the provider gate's exchange", () => {
     const ns = env.PROVIDER_GATE;
     const controller = new AbortController();
     // The gate grants the slot; the reply is lost after the holder's evaluation ended (its signal aborted).
-    const lossy = {
-      idFromName: (name: string) => ns.idFromName(name),
-      get: (id: DurableObjectId) => {
-        const stub = ns.get(id);
-        return new Proxy(stub, {
-          get(target, prop) {
-            const value = Reflect.get(target, prop) as unknown;
-            if (prop !== 'exchange') return value;
-            return async (...args: unknown[]) => {
-              await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).exchange?.(...args);
-              controller.abort();
-              throw new Error('the reply was lost');
-            };
-          },
-        });
-      },
-    } as unknown as typeof ns;
+    const lossy = repliesLost(ns, ['exchange'], () => {
+      controller.abort();
+    });
     const gate = providerGateOf({ ...env, PROVIDER_GATE: lossy }, { tenant: 'tn_lost', evaluationId: 'ev_lost' });
     if (!gate) throw new Error('the provider gate is off in the test bindings');
     const stub = providerGateStub(testEnv, 'default', model);
@@ -313,24 +327,8 @@ describe("the provider gate's exchange", () => {
 
   it('gives back a slot granted by asks whose replies were all lost: the attempt goes out without it, not holding it 5 min', async () => {
     const model = `mock-judge?seed=exchange-lost-twice-${Date.now()}`;
-    const ns = testEnv.PROVIDER_GATE;
     // The gate applies the exchange and the re-ask (the same lease: an ask is idempotent); both replies are lost.
-    const lossy = {
-      idFromName: (name: string) => ns.idFromName(name),
-      get: (id: DurableObjectId) => {
-        const stub = ns.get(id);
-        return new Proxy(stub, {
-          get(target, prop) {
-            const value = Reflect.get(target, prop) as unknown;
-            if (prop !== 'exchange' && prop !== 'acquire') return value;
-            return async (...args: unknown[]) => {
-              await (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
-              throw new Error('the reply was lost');
-            };
-          },
-        });
-      },
-    } as unknown as typeof ns;
+    const lossy = repliesLost(testEnv.PROVIDER_GATE, ['exchange', 'acquire']);
     const env = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2', PROVIDER_GATE: lossy };
     const gate = providerGateOf(env, { tenant: 'tn_lost2', evaluationId: 'ev_lost2' });
     if (!gate) throw new Error('the provider gate is off in the test bindings');
