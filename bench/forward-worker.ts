@@ -3,7 +3,9 @@
  * mock's `/chat/completions` and stream the answer back, on the same workerd (Miniflare's API, the same
  * compatibility date) as Tribunal's local stack, in its own process group so its CPU is measured apart.
  * No Tribunal code runs in it: what it costs per item is what one HTTP hop through the local runtime and
- * one outbound call cost, before any validation, persistence or judging.
+ * one outbound call cost, before any validation, persistence or judging. Its answers leave marked
+ * `Content-Encoding: identity`, as Tribunal's local runtime marks the Worker's (src/cli/worker-options.ts
+ * `localEntryModule`), so neither side pays Miniflare's emulated gzip and the floor stays the same runtime.
  *
  * Run as a script it prints `FORWARD_URL=<url>` once it serves; {@link startForwardProcess} spawns it. With an
  * inspector port, workerd's V8 inspector listens there (`bench:peers`' split of its CPU by isolate).
@@ -24,7 +26,10 @@ const SCRIPT = `export default {
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
       body: await request.text(),
     });
-    return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
   },
 };`;
 

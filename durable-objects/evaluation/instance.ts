@@ -256,6 +256,17 @@ export class EvaluationInstance {
     return ender.signal;
   }
 
+  /**
+   * Arms the alarm for `at` (epoch ms) unless one is armed sooner: re-arming never postpones a step already due.
+   * Two RPCs ms apart each arming `now + 1` moved the alarm as it fired (workerd logged it overdue), and a wave's
+   * watchdog (`WAVE_WATCHDOG_MS`) armed after another coordinator's results pushed the step they owed back by it.
+   * Inside the alarm handler no alarm reads as armed until one is set, so a step always re-arms.
+   */
+  async armBy(at: number): Promise<void> {
+    const armed = await this.ctx.storage.getAlarm();
+    if (armed === null || armed > at) await this.ctx.storage.setAlarm(at);
+  }
+
   /** The status as events report it. */
   statusView(evaluation: CachedEvaluation): StatusView {
     return {

@@ -104,7 +104,7 @@ export class Lifecycle {
   /** After an end decided here: the final write now, or once the calls in flight are stored. */
   private async afterEnd(evaluation: CachedEvaluation): Promise<void> {
     if (this.instance.inFlight.size === 0) await this.final.finalize(evaluation);
-    else await this.instance.ctx.storage.setAlarm(Date.now() + 1);
+    else await this.instance.armBy(Date.now() + 1);
   }
 
   /**
@@ -117,9 +117,7 @@ export class Lifecycle {
     const owed = !isTerminal(meta.status) || meta.finalized === 0;
     if (!owed || this.instance.inFlight.size > 0 || this.instance.stepsRunning > 0) return;
     // Storage calls keep the input gate closed: no step can begin between the read and the write.
-    const armed = await this.instance.ctx.storage.getAlarm();
-    const now = Date.now();
-    if (armed === null || armed > now + 1) await this.instance.ctx.storage.setAlarm(now + 1);
+    await this.instance.armBy(Date.now() + 1);
   }
 
   private async firstStart(

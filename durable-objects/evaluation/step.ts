@@ -97,7 +97,7 @@ export class Stepper {
     try {
       await this.alarm();
     } catch {
-      await this.instance.ctx.storage.setAlarm(Date.now() + 1);
+      await this.instance.armBy(Date.now() + 1);
       return;
     }
     const evaluation = this.instance.load();
@@ -160,7 +160,7 @@ export class Stepper {
     if (ran === 'in_flight') return;
     // Every ready call waits: flex refused under `wait`, or cut short by the deadline (next invocation).
     if (ran === 'waiting') {
-      await this.instance.ctx.storage.setAlarm(this.nextAlarm(evaluation));
+      await this.instance.armBy(this.nextAlarm(evaluation));
       return;
     }
     if (ran === 'stuck' && !isTerminal(evaluation.meta.status)) {
@@ -174,7 +174,7 @@ export class Stepper {
     if (await this.settled(evaluation)) return;
     // Calls still in flight belong to a concurrent invocation of this instance, which re-arms itself.
     if (this.instance.inFlight.size > 0) return;
-    await this.instance.ctx.storage.setAlarm(this.nextAlarm(evaluation));
+    await this.instance.armBy(this.nextAlarm(evaluation));
   }
 
   /**
@@ -192,7 +192,7 @@ export class Stepper {
     }
     const { refused } = await this.waves.register(evaluation);
     if (refused && (await this.settled(evaluation))) return;
-    await this.instance.ctx.storage.setAlarm(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
+    await this.instance.armBy(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
   }
 
   /**
@@ -205,11 +205,11 @@ export class Stepper {
     const sync = this.waves.receive(evaluation, results);
     const engine = evaluation.engine;
     if (sync || isTerminal(evaluation.meta.status) || !engine || outcome(engine.method, engine.state) !== null) {
-      await this.instance.ctx.storage.setAlarm(Date.now() + 1);
+      await this.instance.armBy(Date.now() + 1);
       return [];
     }
     const { kept, refused } = await this.waves.register(evaluation, coordinator);
-    await this.instance.ctx.storage.setAlarm(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
+    await this.instance.armBy(Date.now() + (refused ? 1 : WAVE_WATCHDOG_MS));
     return kept;
   }
 

@@ -6,7 +6,7 @@
  * halves it, replies grow it). The window survives evictions and deploys in the object's SQLite; leases
  * and waiters live in memory only (an attempt waiting here keeps its RPC open). An alarm drops leases
  * whose holder never released them (an evaluation object evicted mid-attempt), so a slot cannot leak
- * for longer than the lease lifetime.
+ * for longer than the lease lifetime. Its RPC contract: src/provider-gate/rpc.ts.
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../../src/config/bindings.js';
@@ -15,7 +15,7 @@ import type { AimdState } from '../../src/provider-gate/aimd.js';
 import type { GateOutcome } from '../../src/llm/provider-gate-hook.js';
 import type { GateStats, Grant } from '../../src/provider-gate/window.js';
 import { ConcurrencyGate } from '../../src/provider-gate/window.js';
-import type { GateLimits, GateRelease, ProviderGateRpc } from '../../src/provider-gate/worker-gate.js';
+import type { GateLimits, GateRelease, ProviderGateRpc } from '../../src/provider-gate/rpc.js';
 import { log } from '../../src/log/log.js';
 
 /** The gate of one provider and model. RPC: {@link acquire}, {@link withdraw}, {@link release}, {@link exchange}, {@link stats}. */

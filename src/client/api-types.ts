@@ -3759,6 +3759,11 @@ export interface components {
             status: "ok" | "unavailable";
             /** @enum {string} */
             d1: "ok" | "error";
+            /**
+             * @description What /v1 asks of a caller: `key` (a bearer token), `open` (nothing: local development), `closed` (no token works: the deployment sets none, or its configuration is invalid: /v1 answers 503). A request to /v1 without a token shows as much by its status.
+             * @enum {string}
+             */
+            auth: "key" | "open" | "closed";
         };
         Error: {
             error: {

@@ -91,6 +91,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   eval_verdict_cache: { kind: 'tenant' },
   alignments: { kind: 'tenant' },
   traces: { kind: 'tenant' },
+  trace_tombstones: { kind: 'tenant' },
   monitors: { kind: 'tenant' },
   monitor_days: { kind: 'tenant' },
   monitor_count_marks: { kind: 'tenant' },

@@ -351,6 +351,18 @@ export function configOf(env: object): Config {
   return c;
 }
 
+/**
+ * What `/v1` asks of a caller: `key` (`ADMIN_TOKEN` or `API_KEYS` set: a bearer token), `open` (neither, and
+ * `ALLOW_ANONYMOUS` true: nothing, tenant `default`), `closed` (neither: 503 `auth_not_configured`).
+ */
+export type AuthMode = 'key' | 'open' | 'closed';
+
+/** The deployment's {@link AuthMode}, from its parsed configuration. */
+export function authModeOf(config: Config): AuthMode {
+  if (config.ADMIN_TOKEN !== undefined || config.API_KEYS.length > 0) return 'key';
+  return config.ALLOW_ANONYMOUS ? 'open' : 'closed';
+}
+
 /** The `LOG_LEVEL` text last applied by {@link applyLogLevel}. */
 let appliedLevel: string | undefined;
 

@@ -84,7 +84,7 @@ export function createEvaluation(
   // A trajectory is judged as a pointwise task (./trajectory.ts).
   if (!method.taskKinds.includes(task.kind === 'trajectory' ? 'pointwise' : task.kind)) {
     throw new EngineInputError(
-      `method "${method.method}" judges ${method.taskKinds.join(' or ')} tasks, not ${task.kind} ones`,
+      `task.kind: method "${method.method}" judges ${method.taskKinds.join(' or ')} tasks, not ${task.kind} ones`,
       'task_kind_unsupported',
     );
   }

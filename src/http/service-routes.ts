@@ -1,7 +1,7 @@
 /**
  * @module
- * Public service routes (no auth): `GET /health` (D1 reachable), `GET /docs` (the API reference page) and
- * `GET /docs/assets/{file}` (its scripts). `GET /openapi.json` is defined with the app itself (../app.ts),
+ * Public service routes (no auth): `GET /health` (D1 reachable, and what `/v1` asks of a caller), `GET /docs`
+ * (the API reference page) and `GET /docs/assets/{file}` (its scripts). `GET /openapi.json` is defined with the app itself (../app.ts),
  * since it documents every route.
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
@@ -10,6 +10,8 @@ import type { KernelEnv } from './kernel-env.js';
 import { log, messageOf } from '../log/log.js';
 import { BAD_QUERY, errorResponse, jsonResponse, NoQuery } from './responses.js';
 import { controlDb } from '../config/d1-shards.js';
+import type { AuthMode } from '../config/vars.js';
+import { authModeOf, ConfigError, configOf } from '../config/vars.js';
 
 /** Answer to `GET /health`. */
 export const HealthSchema = z
@@ -18,9 +20,27 @@ export const HealthSchema = z
     service: z.literal('tribunal'),
     status: z.enum(['ok', 'unavailable']),
     d1: z.enum(['ok', 'error']),
+    /**
+     * What `/v1` asks of a caller (see the description). Any request to `/v1` without a token shows it by its
+     * status (401, 200, 503): said here so the viewer learns it without a refused request in the browser's console.
+     */
+    auth: z.enum(['key', 'open', 'closed']).openapi({
+      description:
+        'What /v1 asks of a caller: `key` (a bearer token), `open` (nothing: local development), `closed` (no token works: the deployment sets none, or its configuration is invalid: /v1 answers 503). A request to /v1 without a token shows as much by its status.',
+    }),
   })
   .strict()
   .meta({ id: 'Health' });
+
+/** The deployment's auth mode; `closed` when its configuration is invalid (every `/v1` request answers 503 then). */
+function authOf(env: object): AuthMode {
+  try {
+    return authModeOf(configOf(env));
+  } catch (e) {
+    if (e instanceof ConfigError) return 'closed';
+    throw e;
+  }
+}
 
 const health = createRoute({
   method: 'get',
@@ -79,12 +99,13 @@ const docsAsset = createRoute({
 /** Public service routes. */
 export const service = new OpenAPIHono<KernelEnv>()
   .openapi(health, async (c) => {
+    const auth = authOf(c.env);
     try {
       await controlDb(c.env).prepare('SELECT 1').first();
-      return c.json({ service: 'tribunal', status: 'ok', d1: 'ok' } as const, 200);
+      return c.json({ service: 'tribunal', status: 'ok', d1: 'ok', auth } as const, 200);
     } catch (err) {
       log('error', 'api.health_d1_failed', { error: messageOf(err) });
-      return c.json({ service: 'tribunal', status: 'unavailable', d1: 'error' } as const, 503);
+      return c.json({ service: 'tribunal', status: 'unavailable', d1: 'error', auth } as const, 503);
     }
   })
   .openapi(docs, (c) => {

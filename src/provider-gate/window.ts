@@ -77,7 +77,8 @@ export class ConcurrencyGate {
   /**
    * A slot for attempt `id` of `tenant`: at once while the window has room and nobody waits, else when
    * its turn comes; null when the ask is withdrawn while it waits ({@link withdraw}). Idempotent: an id that holds
-   * a slot gets it again.
+   * a slot gets it again; an id that waits takes its own place in the queue, and the earlier ask answers null
+   * (its holder lost that RPC and asked again), so one id never waits twice nor takes two slots.
    */
   acquire(id: string, tenant: string): Promise<Grant | null> {
     const now = this.tryAcquire(id, tenant);
@@ -85,6 +86,13 @@ export class ConcurrencyGate {
     const since = this.now();
     return new Promise((resolve) => {
       const queue = this.waiting.get(tenant) ?? [];
+      const earlier = queue.find((w) => w.id === id);
+      if (earlier) {
+        const lost = earlier.grant;
+        earlier.grant = resolve;
+        lost(null);
+        return;
+      }
       queue.push({ id, since, grant: resolve });
       // A Map keeps insertion order: a tenant joins the end of the turn order when it starts waiting.
       this.waiting.set(tenant, queue);

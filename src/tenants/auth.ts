@@ -29,7 +29,7 @@ import { effectiveLimitsOf, LAST_USED_RESOLUTION_MS, lookupKey, touchKey } from 
 import { ApiError } from '../http/errors.js';
 import type { KernelVariables } from '../http/kernel-env.js';
 import type { Bindings } from '../config/bindings.js';
-import { configOf } from '../config/vars.js';
+import { authModeOf, configOf } from '../config/vars.js';
 import { controlDb } from '../config/d1-shards.js';
 
 /** How a request was authenticated (`c.var.auth`, set by {@link auth}). */
@@ -112,8 +112,10 @@ export const auth = () =>
         'the admin API is off: this deployment sets no ADMIN_TOKEN (an operator sets it as a secret)',
       );
     }
-    if (adminToken === '' && digests.length === 0) {
-      if (!config.ALLOW_ANONYMOUS) {
+    // The same reading `GET /health` reports (`auth`), so the viewer learns it without a refused request.
+    const mode = authModeOf(config);
+    if (mode !== 'key') {
+      if (mode === 'closed') {
         throw new ApiError(
           503,
           'auth_not_configured',

@@ -1,7 +1,8 @@
 /**
  * @module
  * The thin per-trace index in the tenant's D1 database (`traces`, migrations/0018_traces.sql): one row per
- * trace, written by the spans' consumer from what the trace's object answers (./ingest.ts), deleted with the trace.
+ * trace, written by the spans' consumer from what the trace's object answers (./ingest.ts), deleted with the trace
+ * (a deleted trace's tombstone beside it, `trace_tombstones`, migrations/0044_trace_tombstones.sql).
  */
 
 /** One trace's index row (times in ms). */
@@ -18,13 +19,16 @@ export interface TraceIndexRow {
 
 /**
  * Inserts each row, or fills in the root's fields of an existing one (never clears them), in one D1 batch. A row
- * that changes nothing writes nothing, so repeating it (each message of a trace answers its row) is free.
+ * that changes nothing writes nothing, so repeating it (each message of a trace answers its row) is free. A trace
+ * erased meanwhile ({@link tombstoneIndexRow}) gets no row: its object answered this one before the erase.
  */
 export async function upsertIndexRows(db: D1Database, rows: readonly TraceIndexRow[]): Promise<void> {
   if (rows.length === 0) return;
+  // INSERT … SELECT so the tombstone can veto it (an upsert's SELECT needs its WHERE: SQLite's parse of ON CONFLICT).
   const statement = db.prepare(
     `INSERT INTO traces (tenant, trace_id, root_span_id, root_name, service, started_at, root_ended_at, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+     WHERE NOT EXISTS (SELECT 1 FROM trace_tombstones WHERE tenant = ?1 AND trace_id = ?2)
      ON CONFLICT (tenant, trace_id) DO UPDATE SET
        root_span_id = COALESCE(excluded.root_span_id, root_span_id),
        root_name = COALESCE(excluded.root_name, root_name),
@@ -42,7 +46,24 @@ export async function upsertIndexRows(db: D1Database, rows: readonly TraceIndexR
   );
 }
 
-/** Deletes a trace's row. */
+/**
+ * Deletes an erased trace's row (`DELETE /v1/traces/{id}`) and records its tombstone, in one batch, so a consumer's
+ * write of a row read before the erase ({@link upsertIndexRows}) cannot bring it back. Idempotent.
+ * @param at when the trace was erased, epoch ms.
+ */
+export async function tombstoneIndexRow(db: D1Database, tenant: string, traceId: string, at: number): Promise<void> {
+  await db.batch([
+    db
+      .prepare('INSERT INTO trace_tombstones (tenant, trace_id, deleted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+      .bind(tenant, traceId, at),
+    db.prepare('DELETE FROM traces WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId),
+  ]);
+}
+
+/** Deletes a trace's row and its tombstone, if any (the trace's object forgets it: its retention ended). */
 export async function deleteIndexRow(db: D1Database, tenant: string, traceId: string): Promise<void> {
-  await db.prepare('DELETE FROM traces WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId).run();
+  await db.batch([
+    db.prepare('DELETE FROM traces WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId),
+    db.prepare('DELETE FROM trace_tombstones WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId),
+  ]);
 }

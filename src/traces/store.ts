@@ -20,7 +20,7 @@
 import type { NormalizedSpan } from './span-schema.js';
 import { NormalizedSpanSchema } from './span-schema.js';
 import type { TraceIndexRow } from './index-rows.js';
-import { deleteIndexRow } from './index-rows.js';
+import { deleteIndexRow, tombstoneIndexRow } from './index-rows.js';
 import { nanosToMs, treeOrder } from './tree.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { withoutContent } from './content.js';
@@ -290,8 +290,9 @@ export class TraceStore {
       if (expiresAt !== null) await this.rearm();
       else await this.deps.storage.deleteAlarm();
     }
-    // After the tombstone: an append meanwhile answers no row to write back.
-    await deleteIndexRow(this.deps.d1(tenant), tenant, traceId);
+    // After the tombstone: an append meanwhile answers no row to write back. A row answered before it and written
+    // by its consumer after this delete is kept out by the tombstone in D1 (written with the delete).
+    await tombstoneIndexRow(this.deps.d1(tenant), tenant, traceId, Number(this.meta('deletedAt') ?? this.now()));
     return true;
   }
 

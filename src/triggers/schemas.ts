@@ -27,27 +27,40 @@ const pointer = z
   .regex(POINTER, 'a JSON Pointer: "" or "/"-separated tokens, "~" only as "~0" or "~1"')
   .openapi({ description: 'A JSON Pointer (RFC 6901) into the incoming JSON.', example: '/pull_request/title' });
 
+/** What a mapping rule may be, for its error messages. */
+const RULE_FORMS = 'a JSON Pointer ("/outputs/0/text"), {"template": "…{{/pointer}}…"} or {"value": <a constant>}';
+
+/**
+ * A missing or mistyped rule names its three forms (zod's own union message is only "Invalid input"); a rule of
+ * one form with a mistake inside keeps that form's own message.
+ */
+const ruleError = (issue: { input?: unknown }): string =>
+  issue.input === undefined ? `required: ${RULE_FORMS}` : `expected ${RULE_FORMS}`;
+
 /** A mapping rule: a JSON Pointer, `{template}` with `{{<pointer>}}` placeholders, or `{value}` (a constant). */
 export const MappingRuleSchema = z
-  .union([
-    pointer,
-    z
-      .object({
-        template: z
-          .string()
-          .min(1)
-          .max(20_000)
-          .refine(
-            (t) => templatePointers(t).every((p) => POINTER.test(p)),
-            'every {{…}} placeholder must hold a JSON Pointer',
-          ),
-      })
-      .strict(),
-    z
-      .object({ value: jsonValue })
-      .strict()
-      .refine((r) => r.value !== undefined, 'value is required'),
-  ])
+  .union(
+    [
+      pointer,
+      z
+        .object({
+          template: z
+            .string()
+            .min(1)
+            .max(20_000)
+            .refine(
+              (t) => templatePointers(t).every((p) => POINTER.test(p)),
+              'every {{…}} placeholder must hold a JSON Pointer',
+            ),
+        })
+        .strict(),
+      z
+        .object({ value: jsonValue })
+        .strict()
+        .refine((r) => r.value !== undefined, 'value is required'),
+    ],
+    { error: ruleError },
+  )
   .meta({
     id: 'MappingRule',
     description:

@@ -116,7 +116,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/triggers': [],
   'src/retention': ['archive.ts', 'sweep.ts'],
   'src/archive': ['store.ts'],
-  'src/provider-gate': ['aimd.ts', 'window.ts', 'worker-gate.ts'],
+  'src/provider-gate': ['aimd.ts', 'rpc.ts', 'window.ts', 'worker-gate.ts'],
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],

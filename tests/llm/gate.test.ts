@@ -11,6 +11,7 @@ import { Aimd } from '../../src/provider-gate/aimd.js';
 import { createLlm } from '../../src/llm/client.js';
 import type { ProviderGate } from '../../src/llm/provider-gate-hook.js';
 import { gateName, gateOutcome } from '../../src/llm/provider-gate-hook.js';
+import type { Grant } from '../../src/provider-gate/window.js';
 import { ConcurrencyGate, localGate } from '../../src/provider-gate/window.js';
 
 describe('Aimd', () => {
@@ -117,6 +118,31 @@ describe('ConcurrencyGate', () => {
     expect(gate.reap()).toBe(1);
     await Promise.resolve();
     expect(granted).toBe(true);
+  });
+
+  it('an id asked again while it waits keeps one place in the queue: the earlier ask answers null, one slot is granted', async () => {
+    const gate = new ConcurrencyGate({ start: 1, max: 1 });
+    await gate.acquire('a', 'A');
+    const order: string[] = [];
+    // `x` waits, then its holder asks again (the first RPC's connection was lost); `y` asked between the two.
+    let first: Grant | null | 'waiting' = 'waiting';
+    void gate.acquire('x', 'B').then((g) => (first = g));
+    const other = gate.acquire('y', 'C').then(() => order.push('y'));
+    const again = gate.acquire('x', 'B').then((g) => {
+      order.push('x');
+      return g;
+    });
+    await Promise.resolve();
+    expect(first).toBeNull();
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 2 });
+    gate.release('a', 'ok');
+    // `x` keeps the place its first ask took (before `y`), and takes one slot, counted once.
+    expect(await again).not.toBeNull();
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 1, granted: 2 });
+    gate.release('x', 'ok');
+    await other;
+    expect(order).toEqual(['x', 'y']);
+    expect(gate.stats()).toMatchObject({ inFlight: 1, waiting: 0, granted: 3, maxInFlight: 1 });
   });
 
   it('withdraw: a waiting ask answers null at once, takes and frees no slot; a held slot is untouched', async () => {

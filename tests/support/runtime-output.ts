@@ -24,9 +24,14 @@ export function isRuntimeOutput(chunk: string): boolean {
 
 /**
  * The errors tests throw into the runtime on purpose, by their own message: `abortAllDurableObjects()` (an
- * eviction mid-call) and the wave coordinator's crash hook (tests/worker/test-wave-coordinator.ts).
+ * eviction mid-call), the wave coordinator's crash hook (tests/worker/test-wave-coordinator.ts) and a provider
+ * gate object's reset (`state.abort`, tests/worker/provider-gate.test.ts).
  */
-const INTENDED_ABORTS = ['Application called abortAllDurableObjects().', 'test: crashed between upload and submit'];
+const INTENDED_ABORTS = [
+  'Application called abortAllDurableObjects().',
+  'test: crashed between upload and submit',
+  'test: the gate object was reset',
+];
 
 /**
  * A workerd `uncaught exception` report (one chunk, its stacks included) of an abort a test made on purpose

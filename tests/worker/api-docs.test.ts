@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../src/engine/registry.js';
-import { api } from './api-fetch.js';
+import { api, apiWith } from './api-fetch.js';
 
 interface OpenApiDoc {
   openapi: string;
@@ -20,10 +20,24 @@ interface OpenApiDoc {
 }
 
 describe('service routes', () => {
-  it('GET /health checks D1', async () => {
+  it('GET /health checks D1, and says what /v1 asks of a caller (as its status without a token would)', async () => {
     const r = await api('/health');
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ service: 'tribunal', status: 'ok', d1: 'ok' });
+    // The test bindings: no ADMIN_TOKEN nor API_KEYS, ALLOW_ANONYMOUS true.
+    expect(await r.json()).toEqual({ service: 'tribunal', status: 'ok', d1: 'ok', auth: 'open' });
+    // An invalid configuration fails the health check itself (its D1 binding cannot be chosen): still `closed`.
+    const modes = [
+      { vars: { API_KEYS: 'a'.repeat(64) }, auth: 'key', v1: 401, status: 200 },
+      { vars: { ADMIN_TOKEN: 'operator-token' }, auth: 'key', v1: 401, status: 200 },
+      { vars: { ALLOW_ANONYMOUS: 'false' }, auth: 'closed', v1: 503, status: 200 },
+      { vars: { API_KEYS: 'a'.repeat(64), LLM_TIMEOUT_MS: 'soon' }, auth: 'closed', v1: 503, status: 503 },
+    ];
+    for (const { vars, auth, v1, status } of modes) {
+      const health = await apiWith(vars, '/health');
+      expect(health.status, JSON.stringify(vars)).toBe(status);
+      expect((await health.json<{ auth: string }>()).auth, JSON.stringify(vars)).toBe(auth);
+      expect((await apiWith(vars, '/v1/methods')).status, JSON.stringify(vars)).toBe(v1);
+    }
   });
 
   it('GET /v1/methods lists every preset with a resolved config and every method', async () => {

@@ -129,7 +129,10 @@ const CASES: Case[] = [
           controller.enqueue(chunk);
         },
       });
-      return api('/v1/evaluations', {
+      // To the app in this isolate, which cancels the test's stream past the limit. Through the Worker entry, workerd
+      // pumped the stream into the request and logged the pump the cancel cut off as an uncaught "Network connection
+      // lost." on every run (the entry only hands the request to the app).
+      return apiWith({}, '/v1/evaluations', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: stream,

@@ -13,6 +13,7 @@ import {
   drainAlarms,
   mockPrompts,
   mockRequests,
+  newTestId,
   pollUntil,
   recordingDb,
   testEnv,
@@ -27,17 +28,22 @@ import {
   singleCallJudge,
   waitForBatch,
 } from './batches-support.js';
+import { deliveriesOf, received, sinkUrl } from './webhooks-helpers.js';
 
 afterEach(drainAlarms);
 
 describe('POST /v1/batches', () => {
   it('JSON: 202 with links; every item stored in order and judged; the batch completes with counts, verdict stats and usage', async () => {
-    // A one-off webhook.url is signed with the tenant's signing secret, created once.
+    // A one-off webhook.url is signed with the tenant's signing secret, created once. The suite's receiver, not a
+    // host that does not resolve: every attempt at one failed and was retried until the next file reset the lane,
+    // and workerd logged each failed fetch as an uncaught exception though the delivery caught it.
     expect((await api('/v1/webhook-signing-secret', { method: 'POST' })).status).toBeLessThan(300);
+    const sink = newTestId('batch_create_json');
+    const hook = sinkUrl(sink);
     const r = await postBatch({
       ...singleCallJudge('batch-json'),
       items: items(5),
-      webhook: { url: 'https://ci.example.com/hook' },
+      webhook: { url: hook },
     });
     const accepted = await r.json<BatchAccepted>();
     expect(r.status, JSON.stringify(accepted)).toBe(202);
@@ -62,7 +68,7 @@ describe('POST /v1/batches', () => {
       .bind(accepted.id)
       .first<{ concurrency: number; sent: number; webhook_url: string }>();
     // The whole first window (BATCH_CONCURRENCY, 64 in the test config) went to the queue with the 202.
-    expect(row).toEqual({ concurrency: 64, sent: 5, webhook_url: 'https://ci.example.com/hook' });
+    expect(row).toEqual({ concurrency: 64, sent: 5, webhook_url: hook });
 
     const done = await waitForBatch(accepted.id);
     expect(done.status).toBe('completed');
@@ -73,7 +79,12 @@ describe('POST /v1/batches', () => {
     expect(done.verdicts.meanScore).toBeNull();
     expect(done.usage.calls).toBe(5);
     expect(done.usage.promptTokens).toBeGreaterThan(0);
-    expect(done.webhook).toEqual({ url: 'https://ci.example.com/hook' });
+    expect(done.webhook).toEqual({ url: hook });
+    // Delivered, and its attempt stored, before the test ends: no attempt outlives the file.
+    await expect.poll(async () => (await deliveriesOf(accepted.id)).map((d) => d.status)).toEqual(['delivered']);
+    expect((await received(sink)).map((x) => (JSON.parse(x.body) as { type: string }).type)).toEqual([
+      'batch.completed',
+    ]);
     expect(await mockRequests('batch-json')).toBe(5);
     // The calls booked on the items are the billing record: one per call.
     expect(await batchBilledCalls(accepted.id)).toBe(5);

@@ -413,9 +413,39 @@ export async function expectNoAlarmLeft(id: string): Promise<void> {
  */
 const earlierFiles = new Set<string>();
 
+/**
+ * The namespaces, besides evaluations ({@link drainAlarms}), whose objects arm alarms of their own: a trace's quiet
+ * period, a lane's retry, a coordinator's next poll, a gate's lease reaper.
+ */
+const ARMING = ['TRACE', 'WEBHOOK_LANE', 'WAVES', 'PROVIDER_GATE'] as const;
+
+/** Namespace `ns` of {@link ARMING}, untyped by its class: only its alarm is touched. */
+const arming = (ns: (typeof ARMING)[number]): DurableObjectNamespace =>
+  testEnv[ns] as unknown as DurableObjectNamespace;
+
+/** Objects of {@link ARMING} made by earlier files (or cleared already), as `namespace:id`. */
+const earlierArming = new Set<string>();
+
 /** Called by tests/worker/fresh-storage.ts once storage is empty: the objects listed now are not this file's. */
 export async function forgetEarlierFiles(): Promise<void> {
   for (const id of await listDurableObjectIds(testEnv.EVALUATION)) earlierFiles.add(id.toString());
+  for (const ns of ARMING)
+    for (const id of await listDurableObjectIds(arming(ns))) earlierArming.add(`${ns}:${id.toString()}`);
+}
+
+/**
+ * Deletes the alarm of every object of {@link ARMING} this file made (tests/worker/fresh-storage.ts, after its last
+ * test). The next file's reset empties each object but workerd's alarm manager keeps its alarm: it fired on the
+ * emptied object, and workerd logged "SQLite alarm handler canceled with requestScheduledAlarm".
+ */
+export async function clearFileAlarms(): Promise<void> {
+  for (const ns of ARMING)
+    for (const id of await listDurableObjectIds(arming(ns))) {
+      const key = `${ns}:${id.toString()}`;
+      if (earlierArming.has(key)) continue;
+      earlierArming.add(key);
+      await runInDurableObject(arming(ns).get(id), (_o, state) => state.storage.deleteAlarm());
+    }
 }
 
 /** Deletes every pending alarm of every evaluation object of this file, so no work leaks into the next test. */

@@ -4,13 +4,24 @@
  * turn; a release reaches the gate when no ask comes with it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProviderGateObject } from '../../src/provider-gate/worker-gate.js';
+import type { ProviderGateObject } from '../../src/provider-gate/rpc.js';
 import { providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
 import { testEnv } from './helpers.js';
 
-/** The deployment's gate namespace, with every RPC to a gate object counted by method. */
-function countedGates(env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURRENCY_START?: string } = {}) {
+/**
+ * The deployment's gate namespace, with every RPC to a gate object counted by method; `hold`: the calls of that
+ * method wait (`held` resolves at the first) until `letGo()`, then go to the object, their answers kept in `answers`.
+ */
+function countedGates(
+  env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURRENCY_START?: string } = {},
+  hold?: 'exchange' | 'withdraw',
+) {
   const calls: string[] = [];
+  const answers: unknown[] = [];
+  let letGo!: () => void;
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => (reached = resolve));
   const ns = testEnv.PROVIDER_GATE;
   const namespace = {
     idFromName: (name: string) => ns.idFromName(name),
@@ -19,17 +30,37 @@ function countedGates(env: { PROVIDER_CONCURRENCY_MAX?: string; PROVIDER_CONCURR
       return new Proxy(stub, {
         get(target, prop) {
           const value = Reflect.get(target, prop) as unknown;
-          if (typeof prop !== 'string' || !['acquire', 'release', 'exchange'].includes(prop)) return value;
-          return (...args: unknown[]) => {
+          if (typeof prop !== 'string' || !['acquire', 'release', 'exchange', 'withdraw'].includes(prop)) return value;
+          // A stub's method is itself a stub (`.apply` would be a remote property): call it through the stub.
+          const call = (args: unknown[]) =>
+            (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop]?.(...args);
+          return async (...args: unknown[]) => {
             calls.push(prop);
-            // A stub's method is itself a stub (`.apply` would be a remote property): call it through the stub.
-            return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop]?.(...args);
+            if (prop !== hold) return call(args);
+            reached();
+            await released;
+            const answer = await call(args);
+            answers.push(answer);
+            return answer;
           };
         },
       });
     },
   } as unknown as DurableObjectNamespace<ProviderGateObject>;
-  return { env: { ...testEnv, ...env, PROVIDER_GATE: namespace }, calls };
+  return { env: { ...testEnv, ...env, PROVIDER_GATE: namespace }, calls, letGo, held, answers };
+}
+
+/** The next turn of the event loop: what a settled RPC's answer led to in its own turn has happened. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Whether `p` settled by the end of this turn (its holder was answered without waiting for the gate). */
+async function settledNow(p: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void p.then(() => (settled = true));
+  await nextTurn();
+  return settled;
 }
 
 const attempt = (model: string, callId: string) => ({ provider: 'default', model, callId, attempt: 1 });
@@ -168,5 +199,80 @@ describe("the provider gate's exchange", () => {
     expect((await stub.stats()).granted).toBe(1);
     // The slot the gate granted goes back at once, not when its lease expires (5 min).
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+  });
+
+  it('a grant that crosses a withdraw in flight goes back at once, and the withdraw finds nothing waiting', async () => {
+    const model = `mock-judge?seed=exchange-crossed-${Date.now()}`;
+    // One slot, held by another tenant; this evaluation's withdraw reaches the object only when the test says.
+    const { env, calls, letGo, held, answers } = countedGates(
+      { PROVIDER_CONCURRENCY_MAX: '1', PROVIDER_CONCURRENCY_START: '1' },
+      'withdraw',
+    );
+    const stub = providerGateStub(testEnv, 'default', model);
+    await stub.acquire('hold/crossed', 'tn_other', { start: 1, max: 1 });
+    const gate = providerGateOf(env, { tenant: 'tn_crossed', evaluationId: 'ev_crossed' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const controller = new AbortController();
+    const asked = gate.acquire(attempt(model, 'x'), controller.signal);
+    await expect.poll(async () => (await stub.stats()).waiting).toBe(1);
+    // Its evaluation ends: answered at once, without a slot; the withdraw is on its way.
+    controller.abort();
+    expect(await settledNow(asked)).toBe(true);
+    await held;
+    // The slot frees before the withdraw arrives: the gate grants the ask, and the grant crosses the withdraw.
+    await stub.release('hold/crossed', 'ok');
+    expect((await stub.stats()).granted).toBe(2);
+    // Given back unused at once (not when its lease expires, 5 min), and counted once.
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    letGo();
+    await expect.poll(() => answers).toEqual([0]);
+    expect(await stub.stats()).toMatchObject({ inFlight: 0, waiting: 0, granted: 2 });
+    expect(calls).toEqual(['exchange', 'acquire', 'withdraw', 'exchange']);
+  });
+
+  it('an ask withdrawn while its exchange is out is answered at once; the grant the exchange brings back goes back', async () => {
+    const model = `mock-judge?seed=exchange-open-grant-${Date.now()}`;
+    const { env, calls, letGo, held } = countedGates(
+      { PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' },
+      'exchange',
+    );
+    const gate = providerGateOf(env, { tenant: 'tn_open', evaluationId: 'ev_open_grant' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const controller = new AbortController();
+    const asked = gate.acquire(attempt(model, 'x'), controller.signal);
+    await held;
+    controller.abort();
+    expect(await settledNow(asked)).toBe(true);
+    letGo();
+    const stub = providerGateStub(testEnv, 'default', model);
+    await expect.poll(() => calls).toEqual(['exchange', 'exchange']);
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect(await stub.stats()).toMatchObject({ waiting: 0, granted: 1 });
+  });
+
+  it('an ask withdrawn while its exchange is out goes no further when the exchange could not grant it: no wait in acquire', async () => {
+    const model = `mock-judge?seed=exchange-open-null-${Date.now()}`;
+    const { env, calls, letGo, held, answers } = countedGates(
+      { PROVIDER_CONCURRENCY_MAX: '1', PROVIDER_CONCURRENCY_START: '1' },
+      'exchange',
+    );
+    const stub = providerGateStub(testEnv, 'default', model);
+    await stub.acquire('hold/open', 'tn_other', { start: 1, max: 1 });
+    const gate = providerGateOf(env, { tenant: 'tn_open', evaluationId: 'ev_open_null' });
+    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const controller = new AbortController();
+    const asked = gate.acquire(attempt(model, 'y'), controller.signal);
+    await held;
+    controller.abort();
+    expect(await settledNow(asked)).toBe(true);
+    letGo();
+    await expect.poll(() => answers).toEqual([[null]]);
+    // The turn after the answer: an ask still alive would have gone to `acquire` in it.
+    await nextTurn();
+    expect(calls).toEqual(['exchange']);
+    expect(await stub.stats()).toMatchObject({ inFlight: 1, waiting: 0, granted: 1 });
+    await stub.release('hold/open', 'ok');
+    // The slot freed goes to nobody: no ask of the withdrawn attempt was left waiting for it.
+    expect(await stub.stats()).toMatchObject({ inFlight: 0, waiting: 0, granted: 1 });
   });
 });

@@ -18,8 +18,19 @@ import {
   providerGateOf,
   providerGateStub,
 } from '../../src/provider-gate/worker-gate.js';
-import { billedCalls, drainAlarms, insertJob, PAIRWISE, testEnv, waitForEnd } from './helpers.js';
+import {
+  billedCalls,
+  drainAlarms,
+  heldReplies,
+  insertJob,
+  PAIRWISE,
+  pollUntil,
+  replyInGroups,
+  testEnv,
+  waitForEnd,
+} from './helpers.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
+import { capturingLogLines } from './log-capture.js';
 
 afterEach(drainAlarms);
 
@@ -117,6 +128,40 @@ describe('the provider gate', () => {
       (_o, state) => state.storage.sql.exec<{ state: string }>('SELECT state FROM aimd').one().state,
     );
     expect(Math.floor((JSON.parse(stored) as { window: number }).window)).toBe(recovered.window);
+  });
+
+  it('an evaluation whose gate object is reset mid-way asks the fresh object: its later attempts are gated, one warning logged', async () => {
+    const { id } = await insertJob({ preset: 'chateval-faireval', task: PAIRWISE });
+    const limits = gateLimitsOf(testEnv);
+    if (!limits) throw new Error('the provider gate is off in the test bindings');
+    const gateOf = () =>
+      providerGateStub(testEnv, 'default', mockModel({ seed: id }), gateShardOf(id, gateShards(limits)));
+    const gate = gateOf();
+    // The mock holds every reply: the first stage's two calls hold their slots until the gate is reset.
+    await replyInGroups(id, Infinity);
+    const { result: attempts, lines } = await capturingLogLines(async () => {
+      await evaluationStub(testEnv, id).start(id);
+      await pollUntil(
+        () => heldReplies(id),
+        (n) => n === 2,
+      );
+      expect(await gate.stats()).toMatchObject({ inFlight: 2, granted: 2 });
+      // Reset (as an eviction or a deploy does): the evaluation's stub of the object fails every call from now on.
+      await runInDurableObject(gate, (_o, state) => {
+        state.abort('test: the gate object was reset');
+      }).catch(() => undefined);
+      await replyInGroups(id, 1);
+      expect((await waitForEnd(id)).status).toBe('succeeded');
+      return (await billedCalls(id)).reduce((n, u) => n + u.attempts, 0);
+    });
+    // The fresh object counted every attempt after the first stage's (its leases went with the reset): none
+    // went out ungated, and the slots all came back.
+    const fresh = gateOf();
+    await expect.poll(async () => (await fresh.stats()).inFlight).toBe(0);
+    expect(attempts).toBe(8);
+    expect((await fresh.stats()).granted).toBe(attempts - 2);
+    const warnings = lines.filter((l) => l.level === 'warn' && l.event.startsWith('gate.') && l.evaluationId === id);
+    expect(warnings.map((l) => l.event)).toEqual(['gate.exchange_failed']);
   });
 
   it("arms its reaper at the oldest lease's expiry once, and re-arms after the alarm while a lease is still held", async () => {

@@ -72,6 +72,22 @@ async function uploads(): Promise<number> {
   return (await batchApiCounts()).uploads;
 }
 
+/** A coordinator's result for `callId`: the judge's reply, as a provider batch's output line brings it. */
+function waveReply(callId: string) {
+  return {
+    callId,
+    attempt: 1,
+    latencyMs: 5,
+    outcome: {
+      customId: null,
+      kind: 'reply' as const,
+      content: 'Assistant A is better. [[A]]',
+      choices: ['Assistant A is better. [[A]]'],
+      model: 'mock-judge',
+      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    },
+  };
+}
 afterEach(async () => {
   await mockBatches();
   await drainAlarms();
@@ -480,20 +496,7 @@ describe('the batch tier', () => {
         ),
       (rows) => rows.length > 0 && rows.every((r) => r.wave === name),
     );
-    const reply = (callId: string) => ({
-      callId,
-      attempt: 1,
-      latencyMs: 5,
-      outcome: {
-        customId: null,
-        kind: 'reply' as const,
-        content: 'Assistant A is better. [[A]]',
-        choices: ['Assistant A is better. [[A]]'],
-        model: 'mock-judge',
-        usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-      },
-    });
-    const results = registered.map((r) => reply(r.call_id));
+    const results = registered.map((r) => waveReply(r.call_id));
     const stub = evaluationStub(testEnv, id);
     await stub.batchResults(id, name, results);
     await stub.batchResults(id, name, results);
@@ -503,6 +506,30 @@ describe('the batch tier', () => {
     expect(usage.map((u) => u.call_id)).toEqual(registered.map((r) => r.call_id).sort());
     expect(usage.every((u) => u.attempts === 1)).toBe(true);
     expect(row.calls_done).toBe(registered.length);
+  });
+
+  it("a coordinator's results never push back a step already due: the wave watchdog arms only when nothing is sooner", async () => {
+    await mockBatches({ turnaround: 20_000 });
+    const seed = 'wave-arm-by';
+    const id = await startJob({ preset: 'fastchat-pair', task: PAIRWISE, mock: { seed }, tier: 'batch' });
+    const name = loneCoordinator(id, seed);
+    const registered = await pollUntil(
+      () =>
+        runInTestObject(id, (_o, state) =>
+          state.storage.sql.exec<{ call_id: string }>('SELECT call_id FROM pending').toArray(),
+        ),
+      (rows) => rows.length === 2,
+    );
+    // A step due in 30 s (as another coordinator's results or a retry leave one), then the first call's result:
+    // the evaluation is not concluded, so it re-registers and arms its watchdog, which must not replace the step.
+    const soon = Date.now() + 30_000;
+    await runInTestObject(id, (_o, state) => state.storage.setAlarm(soon));
+    const stub = evaluationStub(testEnv, id);
+    await stub.batchResults(id, name, [waveReply(registered[0]!.call_id)]);
+    expect(await runInTestObject(id, (_o, state) => state.storage.getAlarm())).toBe(soon);
+    await stub.batchResults(id, name, [waveReply(registered[1]!.call_id)]);
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
   });
 
   it('a Tribunal batch at tier batch: every item in one wave, completed as today, verdicts as at standard and flex', async () => {

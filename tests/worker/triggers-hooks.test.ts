@@ -356,7 +356,22 @@ describe('trigger management', () => {
       },
     });
     expect(kind.status).toBe(400);
-    expect((await kind.json<ErrorJson>()).error.code).toBe('task_kind_unsupported');
+    const wrongKind = (await kind.json<ErrorJson>()).error;
+    expect(wrongKind.code).toBe('task_kind_unsupported');
+    // Both refusals of a task kind name the same field.
+    expect(wrongKind.message).toMatch(/^mapping\.task\.kind: method "\w+" judges pairwise tasks, not pointwise ones/);
+    // A rule left out names the field and the forms a rule takes, not zod's bare "Invalid input".
+    const noAspect = await postJson('/v1/triggers', {
+      preset: 'debate-summeval',
+      mapping: { task: { kind: 'pointwise', source: '/a', output: '/b' } },
+    });
+    expect(noAspect.status).toBe(400);
+    expect((await noAspect.json<ErrorJson>()).error.issues).toEqual([
+      {
+        path: 'mapping.task.aspect',
+        message: expect.stringMatching(/^required: a JSON Pointer .*\{"template": .*\{"value": /) as unknown,
+      },
+    ]);
     // A pairwise preset of a method that takes both kinds (its prompts do not): refused here, naming the
     // field, rather than accepted and then failing every delivery.
     const single = await postJson('/v1/triggers', {

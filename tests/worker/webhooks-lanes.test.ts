@@ -183,6 +183,7 @@ describe("a lane's invocation", () => {
       };
       const storage = {
         sql: state.storage.sql,
+        getAlarm: () => Promise.resolve(null),
         setAlarm: () => Promise.resolve(),
         deleteAlarm: () => Promise.resolve(),
       };
@@ -275,6 +276,7 @@ describe('a lane whose run is lost', () => {
       };
       const storage = {
         sql: state.storage.sql,
+        getAlarm: () => Promise.resolve(null),
         setAlarm: (at: number) => {
           alarms.push(at);
           return Promise.resolve();
@@ -312,6 +314,45 @@ describe('a lane whose run is lost', () => {
         await expect.poll(() => lane.stats()).toEqual({ held: 0, inFlight: 0 });
       } finally {
         warnings.mockRestore();
+        state.storage.sql.exec('DELETE FROM deliveries');
+      }
+    });
+  });
+});
+
+describe("the lane's alarm", () => {
+  it('a hand-over arms it now, and never moves an alarm already due later (one take per delivery, ms apart)', async () => {
+    // The lane's own logic on a lane object's SQLite, with the test's clock and an alarm the test reads.
+    await runInDurableObject(laneStub(hookEnv, 'alarm-kept'), async (_o, state) => {
+      let now = 2_000_000;
+      let alarm: number | null = now + 60_000;
+      const storage = {
+        sql: state.storage.sql,
+        getAlarm: () => Promise.resolve(alarm),
+        setAlarm: (at: number) => {
+          alarm = at;
+          return Promise.resolve();
+        },
+        deleteAlarm: () => {
+          alarm = null;
+          return Promise.resolve();
+        },
+      };
+      const lane = new DeliveryLane(
+        storage,
+        hookEnv,
+        () => Promise.resolve({ kind: 'delivered' }),
+        () => now,
+      );
+      try {
+        // A retry due in a minute: the hand-over brings the alarm forward to now.
+        await lane.take(['dlv_first']);
+        expect(alarm).toBe(2_000_000);
+        // The next hand-over, 9 ms later, leaves the alarm due at the first: moving it later raced its firing.
+        now += 9;
+        await lane.take(['dlv_second']);
+        expect(alarm).toBe(2_000_000);
+      } finally {
         state.storage.sql.exec('DELETE FROM deliveries');
       }
     });

@@ -16,6 +16,7 @@ import { tickRelativeTimes } from './components.js';
 import { byId, h, replaceChildren } from './dom.js';
 import { clearKey, getKey, keyRequired, setKey, setKeyRequired } from './key.js';
 import { watchScrollingTables } from './scroll-hint.js';
+import type { Health } from './types.js';
 import type { View, ViewContext } from './view.js';
 import { evaluationView } from './views/evaluation.js';
 import { batchView } from './views/batches.js';
@@ -192,6 +193,22 @@ function errorPanel(root: HTMLElement, e: unknown, retry: () => void): void {
   );
 }
 
+/**
+ * Records whether `/v1` needs a key as `GET /health` says (public: no request refused, nothing in the browser's
+ * console); unchanged when it cannot say (`closed`, an unreachable or older server), for the page's first request.
+ */
+async function learnAuth(signal: AbortSignal): Promise<void> {
+  let auth: Health['auth'] | undefined;
+  try {
+    auth = (await getJson<Partial<Health>>('/health', signal)).auth;
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return;
+  }
+  if (auth === 'key') setKeyRequired(true);
+  else if (auth === 'open') setKeyRequired(false);
+}
+
 /** Renders the page for the current hash (aborting the previous page's streams and timers). */
 async function render(rejectedKey = false): Promise<void> {
   current?.abort();
@@ -237,7 +254,9 @@ async function render(rejectedKey = false): Promise<void> {
   replaceChildren(root, h('p', { class: 'loading', role: 'status' }, 'Loading…'));
   try {
     // Without a key, a deployment that requires one refuses every request a page sends (each logged by the
-    // browser as a 401): the key form at once when this tab knows it does, else one request to find out.
+    // browser as a 401): the key form at once when this tab knows it does. A tab that does not know yet reads it
+    // from `GET /health`; only when that cannot say (a server without its `auth`) does one request find out.
+    if (getKey() === null && keyRequired() === null) await learnAuth(controller.signal);
     if (getKey() === null && keyRequired() !== false) {
       if (keyRequired() === null) await getJson('/v1/methods', controller.signal);
       else throw new ApiFailure(401, 'unauthorized', 'this deployment requires an API key');

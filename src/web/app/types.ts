@@ -13,6 +13,8 @@ import type { components } from '../../client/api-types.js';
 
 type Schemas = components['schemas'];
 
+/** Answer to `GET /health` (its `auth`: what `/v1` asks of a caller). */
+export type Health = Schemas['Health'];
 /** `{ error: { code, message, issues? } }`. */
 export type ErrorBody = Schemas['Error'];
 /** Body of `POST /v1/evaluations`. */
