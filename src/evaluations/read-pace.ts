@@ -1,20 +1,18 @@
 /**
  * @module
- * The pace of a reader of many evaluations' objects (./content.ts): at most {@link OBJECT_READS_PER_WINDOW}
- * objects opened in any {@link OBJECT_READ_WINDOW_MS}, per isolate. Why: the local runtime (workerd under
- * `npm start`) runs every Durable Object in one process, keeps an object resident for 10 s after its last
- * request, and caps SQLite's heap for the whole process at 512 MiB (workerd's `sqlite3_hard_heap_limit64`); each
- * resident evaluation object's database holds some of it. A results page of 1,000 items read straight through
- * opened thousands of objects within seconds, and past ~3,000 resident any SQLite call of that process failed
- * with `SQLITE_NOMEM` (the page answered 500, the crons' sweeps failed). Paced, the objects a reader opens age
- * out as fast as it opens new ones. Deployed, each object has its own process and the pace only spreads a
- * reader's requests over time (docs/scale.md, "Where a verdict lives").
+ * The pace of a reader of many evaluations' objects (./content.ts): at most `OBJECT_READ_PACE` objects opened in
+ * any {@link OBJECT_READ_WINDOW_MS}, per isolate; unpaced when it is 0 (the default, and what a deployment wants).
+ * Why the local runtime sets it (1,000: src/cli/local-stack.ts, npm start): workerd there runs every Durable
+ * Object in one process, keeps an object resident for 10 s after its last request, and caps SQLite's heap for the
+ * whole process at 512 MiB (workerd's `sqlite3_hard_heap_limit64`); each resident evaluation object's database
+ * holds some of it. A results page of 1,000 items read straight through opened thousands of objects within
+ * seconds, and past ~3,000 resident any SQLite call of that process failed with `SQLITE_NOMEM` (the page answered
+ * 500, the crons' sweeps failed). Paced, the objects a reader opens age out as fast as it opens new ones.
+ * Deployed, each object has its own process, so a pace would only slow every tenant's paging in an isolate and
+ * let one tenant's reads delay another's (docs/scale.md, "Reading many objects: at a pace").
  */
 
-/** Most evaluation objects one isolate's readers open within {@link OBJECT_READ_WINDOW_MS} (1,000). */
-export const OBJECT_READS_PER_WINDOW = 1_000;
-
-/** The window of {@link OBJECT_READS_PER_WINDOW}, in ms: workerd's 10 s idle eviction plus a margin (12,000). */
+/** The window of `OBJECT_READ_PACE`, in ms: workerd's 10 s idle eviction plus a margin (12,000). */
 export const OBJECT_READ_WINDOW_MS = 12_000;
 
 /** A sliding-window pace: {@link ReadPace.take} resolves once a read fits in the window. */
@@ -49,5 +47,19 @@ export class ReadPace {
   }
 }
 
-/** The isolate's pace of object reads by readers of many evaluations. */
-export const objectReadPace = new ReadPace(OBJECT_READS_PER_WINDOW, OBJECT_READ_WINDOW_MS);
+/** The isolate's paces by reads per window: one window per configured rate, kept while the isolate lives. */
+const paces = new Map<number, ReadPace>();
+
+/**
+ * The isolate's pace of object reads by readers of many evaluations at `perWindow` objects per
+ * {@link OBJECT_READ_WINDOW_MS} (the config's `OBJECT_READ_PACE`), made on first use; null when 0 (unpaced).
+ */
+export function objectReadPaceOf(perWindow: number): ReadPace | null {
+  if (perWindow <= 0) return null;
+  let pace = paces.get(perWindow);
+  if (!pace) {
+    pace = new ReadPace(perWindow, OBJECT_READ_WINDOW_MS);
+    paces.set(perWindow, pace);
+  }
+  return pace;
+}
