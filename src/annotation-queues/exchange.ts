@@ -7,6 +7,8 @@ import type { Bindings } from '../config/bindings.js';
 import { recordDbOf, tenantDb } from '../config/d1-shards.js';
 import type { Task } from '../engine/task.js';
 import { withObjectTasks } from '../evaluations/content.js';
+import { objectReadPaceOf } from '../evaluations/read-pace.js';
+import { configOf } from '../config/vars.js';
 import { mergeNewestFirst } from '../http/cursor.js';
 import { spreadDbs } from '../tenants/rows.js';
 import { judgedView } from '../engine/judged.js';
@@ -66,8 +68,9 @@ export function itemsFromEvaluations(
       ),
     );
     const rows = mergeNewestFirst(pages, (r) => ({ createdAt: r.created_at, id: r.id }), limit);
-    // Tasks D1 no longer keeps are read from the evaluations' objects, a page at a time.
-    const withTasks = await withObjectTasks(env, rows);
+    // Tasks D1 no longer keeps are read from the evaluations' objects, a page at a time (paced where the runtime
+    // keeps every object in one process: OBJECT_READ_PACE).
+    const withTasks = await withObjectTasks(env, rows, objectReadPaceOf(configOf(env).OBJECT_READ_PACE));
     return withTasks.flatMap((r) =>
       r.task === null
         ? []

@@ -46,6 +46,8 @@ import { checkBatchBudget } from './budget-check.js';
 import { repeatJudge } from '../methods/resolve-judge.js';
 import { recordDbOf } from '../config/d1-shards.js';
 import { withObjectVerdicts } from '../evaluations/content.js';
+import { objectReadPaceOf } from '../evaluations/read-pace.js';
+import { configOf } from '../config/vars.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { spreadDbs } from '../tenants/rows.js';
 import type { Stability, StabilitySummary } from '../metrics/stability.js';
@@ -289,8 +291,10 @@ export async function resultsOf(
   if (position.b !== b.id) throw invalidRequest([{ path: 'cursor', message: 'belongs to another batch' }], 'query');
   const afterSeq = position.s;
   const rows = await resultsPage(recordDbOf(env, b.tenant, b.id), b.id, afterSeq, limit);
-  // Verdicts D1 keeps no JSON of are read from their evaluations' objects, a bounded page at a time.
-  const page = await withObjectVerdicts(env, rows.slice(0, limit));
+  // Verdicts D1 keeps no JSON of are read from their evaluations' objects, a bounded page at a time (paced where the
+  // runtime keeps every object in one process: OBJECT_READ_PACE).
+  const pace = objectReadPaceOf(configOf(env).OBJECT_READ_PACE);
+  const page = await withObjectVerdicts(env, rows.slice(0, limit), pace);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? encodeCursor({ b: b.id, s: last.batch_seq }) : null;
   return { ndjson: page.map((r) => `${JSON.stringify(lineOf(r, b.certify))}\n`).join(''), next };

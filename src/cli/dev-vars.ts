@@ -3,7 +3,7 @@
  * A developer's `.dev.vars` (or `.env`) as npm start's own decisions read it: whether to start the mock LLM or
  * call a provider, who may call `/v1`, the log level. The runtime applies the same files as bindings (through
  * wrangler, ./wrangler-config.ts); npm start reads them too, so a value set there is never overridden by one of
- * npm start's defaults (the mock, `ALLOW_ANONYMOUS=true`, `LOG_LEVEL=info`). Node only; no wrangler import.
+ * npm start's defaults (the mock, `ALLOW_ANONYMOUS=true`, `OBJECT_READ_PACE=1000`, `LOG_LEVEL=info`). Node only; no wrangler import.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ export const DEV_VARS_SETTINGS: readonly string[] = [
   'ADMIN_TOKEN',
   'ALLOW_ANONYMOUS',
   'WEBHOOK_ALLOW_LOOPBACK',
+  'OBJECT_READ_PACE',
   'LOG_LEVEL',
 ];
 

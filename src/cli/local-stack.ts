@@ -33,6 +33,13 @@ import type { PreparedWorker } from './worker-bundle.js';
 import { bundleAndSetup, CONFIG_PATH, REPO_ROOT, wranglerMigrations } from './worker-bundle.js';
 import { lockState } from './state-lock.js';
 
+/**
+ * `OBJECT_READ_PACE` on a local runtime (1,000 evaluation objects per 12 s per isolate; a deployment leaves it 0):
+ * workerd runs every object in one process whose SQLite heap (512 MiB) holds only ~3,000 resident ones, so an
+ * unpaced results page of a large batch ended in SQLITE_NOMEM (src/evaluations/read-pace.ts).
+ */
+export const LOCAL_OBJECT_READ_PACE = '1000';
+
 /** The local runtime: Miniflare's API on the deployed bundle, or `wrangler dev`. */
 export type LocalRuntime = 'miniflare' | 'wrangler';
 
@@ -176,6 +183,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     bindings: {
       // A local stack is for development: /v1 open without ADMIN_TOKEN or API_KEYS, unless `vars` says otherwise.
       ALLOW_ANONYMOUS: 'true',
+      // Every object shares this one process's SQLite heap: readers of many objects go at a pace.
+      OBJECT_READ_PACE: LOCAL_OBJECT_READ_PACE,
       LLM_BASE_URL: llmBaseUrl,
       ...(options.llmModel ? { LLM_MODEL: options.llmModel } : usingMock ? { LLM_MODEL: 'mock-judge' } : {}),
       // The bundled mock speaks OpenAI's flex processing, Batch API and Responses API, so the cheaper tiers (and an

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { CliOptions, CliSpec, CliValues } from './args.js';
 import { choiceOption, describeError, intOption, isMain, runCli, UsageError } from './args.js';
 import type { LocalStack } from './local-stack.js';
-import { startLocalStack } from './local-stack.js';
+import { LOCAL_OBJECT_READ_PACE, startLocalStack } from './local-stack.js';
 import { REPO_ROOT } from './worker-bundle.js';
 import { PREPARED_WORKER_ENV } from './prepared-worker.js';
 import { stopLiveGroups, whenOrphaned } from './process-group.js';
@@ -41,8 +41,8 @@ Environment: LOG_LEVEL (debug, info, warn, error: the JSON log lines from that l
 keys: the admin API accepts it, npm run admin creates tenants and keys, /v1 then requires a key), API_KEYS
 (comma-separated sha-256 hex digests of accepted bearer tokens: /v1 then requires one), keys named by LLM_PROVIDERS,
 and any wrangler.toml [vars] name (e.g. STALL_SECONDS) to override it. .dev.vars applies as with wrangler dev, and
-the LLM, key, ALLOW_ANONYMOUS, WEBHOOK_ALLOW_LOOPBACK and LOG_LEVEL settings are read from it too
-(the environment wins).`,
+the LLM, key, ALLOW_ANONYMOUS, WEBHOOK_ALLOW_LOOPBACK, OBJECT_READ_PACE (default 1000 here) and LOG_LEVEL
+settings are read from it too (the environment wins).`,
   options: {
     port: { type: 'string' },
     'mock-port': { type: 'string' },
@@ -135,6 +135,23 @@ export function authLine(o: {
   return 'No ADMIN_TOKEN or API_KEYS, and ALLOW_ANONYMOUS is not true: /v1 answers 503 auth_not_configured (closed, as deployed).';
 }
 
+/**
+ * The `[vars]` npm start sets unless the environment or `.dev.vars` (`env`, ./dev-vars.ts `settingsOf`) does:
+ * local development's, never a deployment's defaults.
+ * @param logLevel the Worker's log level: the terminal's quiet mode reads the info line of every ended evaluation
+ */
+export function startVars(env: NodeJS.ProcessEnv, logLevel: string): Record<string, string> {
+  return {
+    // Webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
+    WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+    // /v1 is open without ADMIN_TOKEN or API_KEYS (a deployment is closed by default).
+    ALLOW_ANONYMOUS: env.ALLOW_ANONYMOUS ?? 'true',
+    // Every object shares one workerd process's SQLite heap: readers of many objects go at a pace (deployed: unpaced).
+    OBJECT_READ_PACE: env.OBJECT_READ_PACE ?? LOCAL_OBJECT_READ_PACE,
+    LOG_LEVEL: logLevel,
+  };
+}
+
 /** How long a child started before the banner gets to end on SIGTERM when npm start is interrupted or fails (ms). */
 const INTERRUPT_GRACE_MS = 2_000;
 
@@ -200,14 +217,7 @@ async function main(values: CliValues<typeof START_CLI.options>): Promise<undefi
       ...(apiKeys ? { API_KEYS: apiKeys } : {}),
       ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}),
     },
-    // Local development: webhook callbacks may go to plain-http receivers on loopback (a deployment never allows it).
-    // Local development: /v1 is open without ADMIN_TOKEN or API_KEYS (a deployment is closed by default).
-    vars: {
-      WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
-      ALLOW_ANONYMOUS: env.ALLOW_ANONYMOUS ?? 'true',
-      // The Worker writes what the terminal shows: quiet mode reads the info line of every ended evaluation.
-      LOG_LEVEL: mode.kind === 'json' ? mode.level : 'info',
-    },
+    vars: startVars(env, mode.kind === 'json' ? mode.level : 'info'),
     devVars: true,
     varsFromEnv: true,
     logRequests: values['log-requests'],

@@ -231,6 +231,12 @@ export const VARS = {
     'lanes',
     "Lanes per receiver: its deliveries are spread over this many lanes by a hash of their evaluation (or event), so a receiver gets up to WEBHOOK_LANES × WEBHOOK_CONCURRENCY at once (1-256; default 32: the scale model's busiest receiver under 50% of what its lanes send).",
   ),
+  OBJECT_READ_PACE: spec(
+    integer(0),
+    '0',
+    'objects',
+    "Most evaluation objects an isolate's readers of many evaluations (a batch's results, an annotation queue's items) open per 12 s; 0 = unpaced. Deployed each object has its own process, so leave it 0; the local runtime sets 1000 because workerd there runs every object in one process whose SQLite heap (512 MiB) holds only ~3,000 resident objects.",
+  ),
   LOG_LEVEL: spec(
     logLevel,
     'info',

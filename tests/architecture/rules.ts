@@ -76,6 +76,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'list.ts',
     'live-events.ts',
     'pipeline-error.ts',
+    'read-pace.ts',
     'rows.ts',
     'rpc.ts',
     'rubric-steps.ts',
