@@ -33,8 +33,18 @@ export class ReadPace {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
+  /** The last waiter's turn: each take waits for the one before it, so a newcomer never passes a sleeping page. */
+  private turn: Promise<void> = Promise.resolve();
+
+  /** Waits, in the order asked, until one more read fits in the window, and counts it as started now. */
+  take(): Promise<void> {
+    const mine = this.turn.then(() => this.fit());
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
   /** Waits until one more read fits in the window, and counts it as started now. */
-  async take(): Promise<void> {
+  private async fit(): Promise<void> {
     for (;;) {
       const t = this.now();
       while (this.starts.length > 0 && (this.starts[0] ?? t) <= t - this.windowMs) this.starts.shift();

@@ -62,6 +62,23 @@ describe('reading many evaluations objects', () => {
     expect(page.map((r) => r.verdict)).toEqual(rows.map((r) => JSON.stringify({ id: r.id })));
   });
 
+  it('serves waiters in the order they asked: a newcomer does not take the slot a sleeping page waits for', async () => {
+    const time = fakeTime();
+    const pace = new ReadPace(1, 1_000, time.now, time.sleep);
+    const order: string[] = [];
+    const take = (who: string) => pace.take().then(() => order.push(who));
+    const both = [take('first'), take('waiting')];
+    await settle();
+    expect(order).toEqual(['first']);
+    time.advance(1_000);
+    const late = take('newcomer');
+    await settle();
+    expect(order).toEqual(['first', 'waiting']);
+    time.advance(1_000);
+    await Promise.all([...both, late]);
+    expect(order).toEqual(['first', 'waiting', 'newcomer']);
+  });
+
   it('deployed (the default configuration) reads every object at once: no pace, no wait', async () => {
     expect(configOf({}).OBJECT_READ_PACE).toBe(0);
     expect(objectReadPaceOf(configOf({}).OBJECT_READ_PACE)).toBeNull();
