@@ -81,9 +81,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   // ---------------------------------------------------------------------------------------------- RPC
 
   /**
-   * Starts the evaluation `id` (idempotent): see {@link Lifecycle.start}.
-   * @param job the row as just inserted, when the caller has it (the API's fast start): saves the D1
-   *   read on the critical path. The queue consumer and the sweeper pass only the id.
+   * Starts the evaluation `id` (idempotent): see {@link Lifecycle.start}. @param job the row as just inserted, when
+   *   the caller has it (the API's fast start): saves the D1 read. The queue consumer and the sweeper pass the id.
    */
   async start(id: string, job?: StartJob): Promise<StatusResult> {
     this.checkId(id, 'start');
@@ -142,7 +141,8 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
     this.checkId(id, 'startAndAwait');
     const fresh = !this.instance.load() && !this.instance.store.ended();
     const watched = fresh && timeoutMs > 0;
-    const started = await this.lifecycle.start(id, job, fresh ? (watched ? null : INLINE_WATCHDOG_MS) : 1);
+    const start = () => this.lifecycle.start(id, job, fresh ? (watched ? null : INLINE_WATCHDOG_MS) : 1);
+    const started = await (timeoutMs > 0 ? this.instance.streams.expectWaiter(start) : start());
     if (started.status === 'not_found') return started;
     if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline(!watched));
     // No wait asked (the API without `Prefer: wait`, a batch's next item): the start's status.

@@ -16,6 +16,8 @@ export class Streams {
   private readonly sse = new SseHub();
   /** Callers of {@link whenClosed} (the API's `Prefer: wait`): resolved by {@link closeAll}. In memory only. */
   private readonly waiters = new Set<(closed: boolean) => void>();
+  /** Callers that will wait in {@link whenClosed} once their start returns ({@link expectWaiter}). */
+  private expected = 0;
 
   /**
    * Whether this object may hold a WebSocket subscriber: unknown (null) in a new instance (sockets outlive
@@ -62,9 +64,26 @@ export class Streams {
     }
   }
 
-  /** Whether a caller waits in {@link whenClosed} (the final write then reads the evaluation back for it). */
+  /**
+   * Whether a caller waits in {@link whenClosed}, or will once its start returns (the final write then reads the
+   * evaluation back for it).
+   */
   hasWaiters(): boolean {
-    return this.waiters.size > 0;
+    return this.waiters.size > 0 || this.expected > 0;
+  }
+
+  /**
+   * Counts a caller that will wait for the end after its start, until `run` settles: an evaluation that ends
+   * inside its start (a verdict cache hit) then reads itself back in its final write's round trip, instead of
+   * the caller reading D1 again in a round trip of its own.
+   */
+  async expectWaiter<T>(run: () => Promise<T>): Promise<T> {
+    this.expected += 1;
+    try {
+      return await run();
+    } finally {
+      this.expected -= 1;
+    }
   }
 
   /**

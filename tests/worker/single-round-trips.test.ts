@@ -1,0 +1,69 @@
+/**
+ * D1 round trips (a `batch()`, `run()`, `all()`, `first()` or `raw()` call) and statements of one single evaluation
+ * with `Prefer: wait`, judged and as a verdict cache hit, counted over every call this isolate makes (the API and the
+ * evaluation object share the binding's prototype). Each round trip costs the runtime more than a statement inside a
+ * batch: the insert is one, and the final write, with the waiting caller's read of the ended row riding on it, the
+ * other. A hit ends inside its start, before its caller waits, and read itself back in a third round trip of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { postJson } from './api-fetch.js';
+import { PAIRWISE, testEnv } from './helpers.js';
+
+/** The D1 calls `run` makes, each as its statements' SQL (its first 60 characters). */
+async function d1CallsOf(run: () => Promise<void>): Promise<string[][]> {
+  type Fn = (...args: unknown[]) => unknown;
+  const db = Object.getPrototypeOf(testEnv.DB) as Record<string, Fn>;
+  const stmt = Object.getPrototypeOf(testEnv.DB.prepare('SELECT 1')) as Record<string, Fn>;
+  // workerd's statement keeps its SQL as `statement`.
+  const sqlOf = (s: unknown) =>
+    String((s as { statement?: unknown }).statement)
+      .replace(/\s+/g, ' ')
+      .slice(0, 60);
+  const calls: string[][] = [];
+  const saved: [Record<string, Fn>, string, Fn][] = [];
+  const wrap = (on: Record<string, Fn>, name: string, statements: (self: unknown, args: unknown[]) => unknown[]) => {
+    const original = on[name] as Fn;
+    saved.push([on, name, original]);
+    on[name] = function (this: unknown, ...args: unknown[]) {
+      calls.push(statements(this, args).map(sqlOf));
+      return original.apply(this, args);
+    };
+  };
+  wrap(db, 'batch', (_, args) => args[0] as unknown[]);
+  for (const name of ['run', 'all', 'first', 'raw']) wrap(stmt, name, (self) => [self]);
+  try {
+    await run();
+  } finally {
+    for (const [on, name, original] of saved) on[name] = original;
+  }
+  return calls;
+}
+
+describe('D1 round trips of a single evaluation with Prefer: wait', () => {
+  it('a judged verdict and a verdict cache hit each take two: the insert and the final write with the read', async () => {
+    const once = (hit: boolean, question = 'How many round trips do I take?') =>
+      d1CallsOf(async () => {
+        const res = await postJson(
+          '/v1/evaluations',
+          { preset: 'fastchat-pair', task: { ...PAIRWISE, question } },
+          { Prefer: 'wait=30' },
+        );
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { status: string; cache: { hit: boolean }; verdict: unknown };
+        expect(body).toMatchObject({ status: 'succeeded', cache: { hit } });
+        expect(body.verdict).toMatchObject({ winner: expect.any(String) });
+      });
+    // The preset's resolved config is stored by hash the first time: stored first.
+    await once(false, 'Which config do I store?');
+    const judged = await once(false);
+    const hit = await once(true);
+    const show = (calls: string[][]) => calls.map((c) => c.join(' | ')).join('\n');
+    expect(judged.length, show(judged)).toBe(2);
+    expect(hit.length, show(hit)).toBe(2);
+    // The final write ends with the read of the ended row.
+    for (const calls of [judged, hit]) expect(calls.at(-1)?.at(-1), show(calls)).toMatch(/^SELECT r\.\*/);
+    // Statements today: 14 judged, 12 a hit; fewer is fine, more is a new cost on every verdict.
+    expect(judged.flat().length, show(judged)).toBeLessThanOrEqual(14);
+    expect(hit.flat().length, show(hit)).toBeLessThanOrEqual(12);
+  });
+});
