@@ -49,9 +49,9 @@ describe('D1 round trips of a single evaluation with Prefer: wait', () => {
           { Prefer: 'wait=30' },
         );
         expect(res.status).toBe(200);
-        const body = (await res.json()) as { status: string; cache: { hit: boolean }; verdict: unknown };
+        const body = await res.json<{ status: string; cache: { hit: boolean }; verdict: unknown }>();
         expect(body).toMatchObject({ status: 'succeeded', cache: { hit } });
-        expect(body.verdict).toMatchObject({ winner: expect.any(String) });
+        expect(body.verdict).toMatchObject({ winner: expect.any(String) as unknown });
       });
     // The preset's resolved config is stored by hash the first time: stored first.
     await once(false, 'Which config do I store?');
