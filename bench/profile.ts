@@ -29,7 +29,7 @@ const CLI = {
   --interval US     sampling interval in microseconds (default 500)
   --top K           rows per table (default 30)
   --out FILE        where the .cpuprofile goes (default $TMPDIR/tribunal.cpuprofile)
-  --target T        the inspector target whose title contains T (default core:user:, the Worker; e.g.
+  --target T        the inspector target whose title ends in or contains T (default core:user:, the Worker; e.g.
                     d1 for local D1, core:entry for Miniflare's router); --list shows them
   --list            print the inspector's targets, then profile as asked
   --log-level V     the Worker's LOG_LEVEL (debug, info, warn, error; default info, as deployed)
@@ -101,7 +101,9 @@ try {
     webSocketDebuggerUrl: string;
   }[];
   if (values.list) console.log(targets.map((t) => t.title).join('\n'));
-  const target = targets.find((t) => t.title.includes(values.target));
+  // A title ending in T exactly first: `d1:db` is the record database, and every shard's title contains it.
+  const target =
+    targets.find((t) => t.title.endsWith(` ${values.target}`)) ?? targets.find((t) => t.title.includes(values.target));
   if (!target)
     throw new Error(`no inspector target titled …${values.target}…: ${targets.map((t) => t.title).join(', ')}`);
   const s = await session(target.webSocketDebuggerUrl);
