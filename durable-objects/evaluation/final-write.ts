@@ -14,7 +14,6 @@ import { deploymentDefaults } from '../../src/tenants/limits.js';
 import type { CachedEvaluation, EvaluationInstance } from './instance.js';
 import { choiceIdsOf, parseErrorsOf, verdictOf } from './instance.js';
 import { parseStoredError, storedError } from './stored-rows.js';
-import { readWithResultsStatements, withResultsTextOf } from '../../src/evaluations/rows.js';
 import { transcriptRowsOf } from '../../src/evaluations/transcript-rows.js';
 import { recordDbOf } from '../../src/config/d1-shards.js';
 import { configOf } from '../../src/config/vars.js';
@@ -103,19 +102,13 @@ export class FinalWriter {
     const error = parseStoredError(evaluation.meta.error);
     try {
       const env = this.instance.env;
-      // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's round trip.
-      const readBack = this.instance.streams.hasWaiters()
-        ? readWithResultsStatements(
-            recordDbOf(env, evaluation.meta.tenant, evaluation.meta.id),
-            evaluation.meta.tenant,
-            evaluation.meta.id,
-          )
-        : [];
+      // Someone waits for the end (`Prefer: wait`): the answer's read rides on this write's status update.
+      const readBack = this.instance.streams.hasWaiters();
       const calls = this.instance.store.storedCalls(parseErrorsOf(evaluation), choiceIdsOf(evaluation));
       // The transcript stays here, with the evaluation (GET …/transcript asks the object); D1 gets the usage.
       this.instance.store.saveTranscript(JSON.stringify(transcriptRowsOf(calls)));
       // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
-      const { changed, effectRows, followUps, extra } = await writeFinal(
+      const { changed, effectRows, followUps, read } = await writeFinal(
         recordDbOf(env, evaluation.meta.tenant, evaluation.meta.id),
         {
           id: evaluation.meta.id,
@@ -132,14 +125,13 @@ export class FinalWriter {
           ...(evaluation.cacheEntry !== undefined ? { cacheEntry: evaluation.cacheEntry } : {}),
           method: evaluation.meta.method,
           defaultMaxRunning: deploymentDefaults(env).maxRunning,
+          readBack,
         },
-        readBack,
       );
       // Committed, whichever way this write ends the row: the next waiting evaluation and the batch's next
       // items start.
       for (const followUp of followUps) this.instance.ctx.waitUntil(followUp(env));
-      if (readBack.length > 0) {
-        const read = withResultsTextOf(extra);
+      if (readBack) {
         // D1 keeps a verdict's JSON only where its own queries read it: this object has it anyway.
         this.instance.endedRecord = read && {
           ...read,

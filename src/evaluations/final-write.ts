@@ -16,6 +16,8 @@ import { BOOK_SET_SQL, bookBinds, rollupStatements, usageTotals } from '../tenan
 import { ENTRY_SET_SQL, entryTime } from '../verdict-cache/rows.js';
 import { dropWaitingTaskStatements } from './task-rows.js';
 import { verdictKeptInD1, verdictTextStatement } from './verdict-rows.js';
+import type { EvaluationWithResultsText } from './rows.js';
+import { READ_BACK_RETURNING, withResultsTextOf } from './rows.js';
 import type { Ending, EndingPlan, FinalEnding } from './ending.js';
 import { effectStatements } from './ending.js';
 
@@ -133,6 +135,11 @@ export interface FinalWrite {
   defaultMaxRunning: number;
   /** The token of this final write ({@link Ending.writeToken}); default: a random UUID. */
   writeToken?: string;
+  /**
+   * True when a caller waits for the end (`Prefer: wait`): the status update returns the ended row for it
+   * ({@link FinalWriteResult.read}); default false.
+   */
+  readBack?: boolean;
 }
 
 /** What {@link writeFinal} reports. */
@@ -149,6 +156,11 @@ export interface FinalWriteResult {
   followUps: ((env: Bindings) => Promise<void>)[];
   /** The results of the caller's own `extra` statements. */
   extra: D1Result[];
+  /**
+   * With {@link FinalWrite.readBack}, the row as this write ended it, its verdict text and usage sums, as
+   * `readWithResults` reads them; null without it, or when the update changed no row (read D1 instead).
+   */
+  read: EvaluationWithResultsText | null;
 }
 
 /**
@@ -156,8 +168,8 @@ export interface FinalWriteResult {
  * {@link EndingPlan.beforeStatus} effects, the guarded status update that writes the verdict's summary (both
  * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
  * behind) and the usage sums on the row, the sums and `calls_done` alone when another writer had ended the row, the plan's
- * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements (e.g. reading the row back for
- * someone waiting). Idempotent: running it again changes nothing.
+ * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements. The status update returns the ended
+ * row for someone waiting ({@link FinalWrite.readBack}). Idempotent: running it again changes nothing.
  *
  * Usage is booked whatever the status on purpose: every call it records was made and billed by the
  * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
@@ -212,6 +224,8 @@ export async function writeFinal(
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
   // The steps' reads of the ended row ride on the status update (`r0`, `r1`, … by step), one statement fewer each.
   const returning = steps.flatMap((s, i) => (s.returning === undefined ? [] : [`${s.returning} AS r${i}`]));
+  // The waiting caller's read of the ended row rides on the update too.
+  if (w.readBack === true) returning.push(READ_BACK_RETURNING);
   const final = finalStatement(db, w, written, returning);
   const all = await db.batch([
     ...rollup,
@@ -237,5 +251,6 @@ export async function writeFinal(
     at += s.statements.length;
     return s.then(mine, row?.[`r${i}`]);
   });
-  return { changed, effectRows, followUps, extra: all.slice(at) };
+  const read = w.readBack === true ? withResultsTextOf([ended]) : null;
+  return { changed, effectRows, followUps, extra: all.slice(at), read };
 }

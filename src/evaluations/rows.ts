@@ -6,7 +6,7 @@
  */
 import type { EvaluationStatus } from './status.js';
 import type { FlexFallback, Tier } from '../llm/tiers.js';
-import { bookedSumsSql } from '../tenants/usage-rollup.js';
+import { bookedOfRowSql, bookedSumsSql } from '../tenants/usage-rollup.js';
 import type { Guarantee } from '../metrics/certify.js';
 import type { EvaluationSource } from './source.js';
 import { sourceOfText } from './source.js';
@@ -99,11 +99,22 @@ interface EvaluationRow {
   source: string | null;
 }
 
-const SELECT = `SELECT id, tenant, status, method, preset, ${taskKindSql('evaluations')} AS task_kind, metadata,
+/** The columns of an {@link EvaluationRow}, over `evaluations`. */
+const COLUMNS = `id, tenant, status, method, preset, ${taskKindSql('evaluations')} AS task_kind, metadata,
   idempotency_key, request_hash, meta_id, batch_id, item_id, calls_done, calls_planned, error_code, error_message,
   created_at, updated_at, started_at, finished_at, deleted_at, tier, flex_fallback, rubric_hash, rubric_id, rubric_version,
   cache_mode, cache_from, cache_saved_usd, source,
-  COALESCE(certify, (SELECT b.certify FROM batches b WHERE b.id = evaluations.batch_id)) AS certify FROM evaluations`;
+  COALESCE(certify, (SELECT b.certify FROM batches b WHERE b.id = evaluations.batch_id)) AS certify`;
+
+const SELECT = `SELECT ${COLUMNS} FROM evaluations`;
+
+/**
+ * What {@link readWithResultsStatements} reads (the row, its verdict text and its usage sums), as the RETURNING terms
+ * of an update of the row: the final write's status update returns the ended row for a caller waiting on it (read
+ * with {@link withResultsTextOf}), with no statement of its own.
+ */
+export const READ_BACK_RETURNING = `${COLUMNS},
+  (SELECT verdict FROM verdict_texts WHERE evaluation_id = evaluations.id) AS verdict_text, ${bookedOfRowSql('evaluations')}`;
 
 /** The rubric stamp of a row's `rubric_*` columns, or null when it judged by none. */
 export function rubricStampOf(

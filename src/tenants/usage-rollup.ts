@@ -151,15 +151,30 @@ export function bookUsageStatements(db: D1Database, id: string, calls: readonly 
   return [...rollupStatements(db, id, calls), bookStatement(db, id, usageTotals(calls))];
 }
 
+/** The booked sums' columns: the row's column, the name it is read by, and how a set of rows sums it. */
+const BOOKED_COLUMNS = [
+  ['billed_calls', 'calls', 'SUM'],
+  ['prompt_tokens', 'p', 'SUM'],
+  ['completion_tokens', 'c', 'SUM'],
+  ['cached_prompt_tokens', 'k', 'SUM'],
+  ['usage_estimated', 'e', 'MAX'],
+  ['cost_usd', 'cost', 'SUM'],
+  ['prompt_cache_saved_usd', 'saved', 'SUM'],
+] as const;
+
 /**
  * SQL columns of the booked sums of the evaluations `alias` stands for, aggregated (`SUM`/`MAX`), named
  * `calls, p, c, k, e, cost, saved`: for one evaluation or a batch's.
  */
 export function bookedSumsSql(alias: string): string {
-  return `COALESCE(SUM(${alias}.billed_calls), 0) AS calls, COALESCE(SUM(${alias}.prompt_tokens), 0) AS p,
-    COALESCE(SUM(${alias}.completion_tokens), 0) AS c, COALESCE(SUM(${alias}.cached_prompt_tokens), 0) AS k,
-    COALESCE(MAX(${alias}.usage_estimated), 0) AS e, COALESCE(SUM(${alias}.cost_usd), 0) AS cost,
-    COALESCE(SUM(${alias}.prompt_cache_saved_usd), 0) AS saved`;
+  return BOOKED_COLUMNS.map(([column, name, sum]) => `COALESCE(${sum}(${alias}.${column}), 0) AS ${name}`).join(', ');
+}
+
+/**
+ * {@link bookedSumsSql} of the one row `alias` names, without an aggregate: for a RETURNING clause, which takes none.
+ */
+export function bookedOfRowSql(alias: string): string {
+  return BOOKED_COLUMNS.map(([column, name]) => `COALESCE(${alias}.${column}, 0) AS ${name}`).join(', ');
 }
 
 /**

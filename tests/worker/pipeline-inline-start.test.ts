@@ -166,7 +166,7 @@ describe('startAndAwait', () => {
     expect(await verdictCopies((await pointwise.json<{ id: string }>()).id)).toBe(1);
   });
 
-  it("a single-call verdict's final write is one batch of 10 statements: no alignment wake, the tenant's mode read by the status update", async () => {
+  it("a single-call verdict's final write is one batch of 9 statements: no alignment wake, the tenant's mode and the answer read by the status update", async () => {
     // Every batch sent from this isolate while the request runs (the object's final write included), as prepared.
     const { batches } = await recordingD1(async () => {
       const res = await postJson(
@@ -179,9 +179,9 @@ describe('startAndAwait', () => {
     });
     const final = finalBatch(batches);
     // Usage roll-up (one model), the task's waiting copy scrubbed and deleted, the webhook event and its
-    // deliveries, the key's older cache entry, the status update (returning the tenant's mode), the booking of a
-    // row ended elsewhere, the next waiting evaluation's slot, and the answer's read.
-    expect(final).toHaveLength(10);
+    // deliveries, the key's older cache entry, the status update (returning the tenant's mode and the answer's
+    // read), the booking of a row ended elsewhere, and the next waiting evaluation's slot.
+    expect(final).toHaveLength(9);
     expect(final?.filter((sql) => sql.includes('UPDATE alignments'))).toEqual([]);
     expect(final?.filter((sql) => sql.includes('store_content = 0'))).toEqual([]);
     expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(4);
@@ -200,11 +200,11 @@ describe('startAndAwait', () => {
       (final ?? []).filter((sql) => sql.includes('cache_entry_at'));
     const task = { ...PAIRWISE, question: 'Am I ever a cache entry?' };
     const off = await finalOf({ preset: 'fastchat-pair', cache: 'off', task });
-    expect(off).toHaveLength(9);
+    expect(off).toHaveLength(8);
     expect(entryStatements(off)).toEqual([]);
     // A miss under `use` may become the key's entry: its older entry goes, its status update sets the entry.
     const miss = await finalOf({ preset: 'fastchat-pair', task });
-    expect(miss).toHaveLength(10);
+    expect(miss).toHaveLength(9);
     expect(entryStatements(miss)).toHaveLength(2);
     const hit = await finalOf({ preset: 'fastchat-pair', task });
     expect(hit).toBeDefined();
