@@ -4,7 +4,7 @@
  * update name and metadata, delete (sets `deleted_at`), find the eval an `Idempotency-Key` made. Every statement is scoped by tenant. Times are
  * epoch ms.
  */
-import type { IdempotentCreate } from '../openai/idempotency.js';
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
 import type { EvalMetadata } from './schemas.js';
 
 /** An `evals` row. */
@@ -87,7 +87,7 @@ export async function findEvalByKey(
   db: D1Database,
   tenant: string,
   key: string,
-): Promise<{ record: EvalRecord; requestHash: string | null; deleted: boolean } | null> {
+): Promise<KeyHolder<EvalRecord> | null> {
   const r = await db
     .prepare(`SELECT ${COLUMNS}, request_hash, deleted_at FROM evals WHERE tenant = ? AND idempotency_key = ?`)
     .bind(tenant, key)

@@ -5,7 +5,7 @@
  * ms. A run's graded items are in ./run-item-rows.ts.
  */
 import type { Tier } from '../llm/tiers.js';
-import type { IdempotentCreate } from '../openai/idempotency.js';
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { EvalMetadata } from './schemas.js';
@@ -135,11 +135,7 @@ export async function insertRun(db: D1Database, r: RunRecord, idem: IdempotentCr
  * The tenant's run created under `Idempotency-Key` `key`, deleted or not (a deleted one keeps its key), with the
  * hash of the request that made it; null when no run holds the key.
  */
-export async function findRunByKey(
-  db: D1Database,
-  tenant: string,
-  key: string,
-): Promise<{ record: RunRecord; requestHash: string | null; deleted: boolean } | null> {
+export async function findRunByKey(db: D1Database, tenant: string, key: string): Promise<KeyHolder<RunRecord> | null> {
   const r = await db
     .prepare(`SELECT ${COLUMNS}, request_hash, deleted_at FROM eval_runs WHERE tenant = ? AND idempotency_key = ?`)
     .bind(tenant, key)

@@ -30,7 +30,7 @@ import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
 import type { IdempotentCreate } from '../openai/idempotency.js';
-import { assertSameRequest, idempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 import { scopeOf } from './service.js';
 import type { CertifyJudge } from '../evaluations/certified.js';
 import type { RunnableGrader } from './grader-schemas.js';
@@ -178,7 +178,7 @@ export async function createRun(
 ): Promise<{ run: RunRecord; warnings: ApiWarning[]; replayed: boolean }> {
   const db = tenantDb(env, ev.tenant);
   const idem = await idempotentCreate(idempotencyKey, { eval_id: ev.id, request });
-  const earlier = idem && (await replayOf(env, db, ev.tenant, idem));
+  const earlier = idem && (await replayed(env, db, ev.tenant, idem));
   if (earlier) return { run: earlier, warnings: [], replayed: true };
   const ds = request.data_source;
   const items = (await checkDataSource(env, ev, ds)).length;
@@ -212,7 +212,7 @@ export async function createRun(
   };
   if (!(await insertRun(db, record, idem))) {
     // A concurrent request with the same key stored its run first.
-    const winner = idem && (await replayOf(env, db, ev.tenant, idem));
+    const winner = idem && (await replayed(env, db, ev.tenant, idem));
     if (!winner) throw new Error(`eval run insert changed no row and no run holds key "${idem?.key ?? ''}"`);
     return { run: winner, warnings: [], replayed: true };
   }
@@ -224,15 +224,9 @@ export async function createRun(
  * The run made earlier under the create's key, as it is now (queued again while `queued`); null when none.
  * @throws ApiError 404 (deleted since), 409 `idempotency_conflict`.
  */
-async function replayOf(env: Bindings, db: D1Database, tenant: string, idem: IdempotentCreate) {
-  const earlier = await findRunByKey(db, tenant, idem.key);
-  if (!earlier) return null;
-  const run = earlier.record;
-  assertSameRequest(idem, earlier.requestHash, run.id);
-  if (earlier.deleted) {
-    throw new ApiError(404, 'not_found', `the run "${run.id}" made with Idempotency-Key "${idem.key}" was deleted`);
-  }
-  if (run.status === 'queued') await queueRun(env, tenant, run.id);
+async function replayed(env: Bindings, db: D1Database, tenant: string, idem: IdempotentCreate) {
+  const run = replayOf(idem, await findRunByKey(db, tenant, idem.key), 'run');
+  if (run?.status === 'queued') await queueRun(env, tenant, run.id);
   return run;
 }
 

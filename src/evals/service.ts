@@ -15,7 +15,7 @@ import type { CreateEvalRequest, DataSourceConfigInput, Eval, EvalMetadata } fro
 import { tenantDb } from '../config/d1-shards.js';
 import { listPage } from '../openai/list-page.js';
 import type { IdempotentCreate } from '../openai/idempotency.js';
-import { assertSameRequest, idempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 
 /** The JSON Schema of the sample a run generates (`{{sample.*}}`). */
 export const SAMPLE_SCHEMA = {
@@ -104,7 +104,7 @@ export async function createEval(
 ): Promise<{ eval: Eval; replayed: boolean }> {
   const db = tenantDb(env, tenant);
   const idem = await idempotentCreate(idempotencyKey, request);
-  const earlier = idem && (await replayOf(db, tenant, idem));
+  const earlier = idem && (await replayed(db, tenant, idem));
   if (earlier) return { eval: earlier, replayed: true };
   const config = checkConfig(request.data_source_config);
   const criteria = checkGraders(request.testing_criteria, 'testing_criteria', {
@@ -125,24 +125,15 @@ export async function createEval(
   };
   if (await insertEval(db, record, idem)) return { eval: viewEval(record), replayed: false };
   // A concurrent request with the same key stored its eval first.
-  const winner = idem && (await replayOf(db, tenant, idem));
+  const winner = idem && (await replayed(db, tenant, idem));
   if (!winner) throw new Error(`eval insert changed no row and no eval holds key "${idem?.key ?? ''}"`);
   return { eval: winner, replayed: true };
 }
 
 /** The eval made earlier under the create's key, as it is now; null when none. @throws ApiError 404, 409. */
-async function replayOf(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<Eval | null> {
-  const earlier = await findEvalByKey(db, tenant, idem.key);
-  if (!earlier) return null;
-  assertSameRequest(idem, earlier.requestHash, earlier.record.id);
-  if (earlier.deleted) {
-    throw new ApiError(
-      404,
-      'not_found',
-      `the eval "${earlier.record.id}" made with Idempotency-Key "${idem.key}" was deleted`,
-    );
-  }
-  return viewEval(earlier.record);
+async function replayed(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<Eval | null> {
+  const earlier = replayOf(idem, await findEvalByKey(db, tenant, idem.key), 'eval');
+  return earlier && viewEval(earlier);
 }
 
 function noEval(id: string): ApiError {

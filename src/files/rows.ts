@@ -5,7 +5,7 @@
  * content is in R2 (./service.ts). Times are epoch ms.
  */
 
-import type { IdempotentCreate } from '../openai/idempotency.js';
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
 
 /** A `files` row. */
 export interface FileRecord {
@@ -61,7 +61,7 @@ export async function findFileByKey(
   db: D1Database,
   tenant: string,
   key: string,
-): Promise<{ record: FileRecord; requestHash: string | null; deleted: boolean } | null> {
+): Promise<KeyHolder<FileRecord> | null> {
   const r = await db
     .prepare(
       `SELECT id, tenant, filename, purpose, bytes, lines, created_at, request_hash, deleted_at FROM files

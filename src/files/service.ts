@@ -13,7 +13,7 @@ import type { FileRecord } from './rows.js';
 import { deleteFile, findFileByKey, getFile, insertFile, listFiles } from './rows.js';
 import { sha256Hex } from '../http/request-hash.js';
 import type { IdempotentCreate } from '../openai/idempotency.js';
-import { assertSameRequest, idempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 import type { FileObject } from './schemas.js';
 import { MAX_FILE_BYTES, MAX_FILE_LINES } from './schemas.js';
 
@@ -84,7 +84,7 @@ export async function uploadFile(
     purpose: form.purpose,
     sha256: await sha256Hex(text),
   });
-  const earlier = idem && (await replayOf(db, tenant, idem));
+  const earlier = idem && (await replayed(db, tenant, idem));
   if (earlier) return { file: earlier, replayed: true };
   const lines = jsonLines(text);
   if (lines.length > MAX_FILE_LINES) {
@@ -107,24 +107,15 @@ export async function uploadFile(
   if (await insertFile(db, record, idem)) return { file: view(record), replayed: false };
   // A concurrent upload with the same key stored its file first: this one's object is not named by any row.
   await env.FILES.delete(objectKey(tenant, record.id));
-  const winner = idem && (await replayOf(db, tenant, idem));
+  const winner = idem && (await replayed(db, tenant, idem));
   if (!winner) throw new Error(`file insert changed no row and no file holds key "${idem?.key ?? ''}"`);
   return { file: winner, replayed: true };
 }
 
 /** The file uploaded earlier under the create's key; null when none. @throws ApiError 404 (deleted), 409. */
-async function replayOf(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<FileObject | null> {
-  const earlier = await findFileByKey(db, tenant, idem.key);
-  if (!earlier) return null;
-  assertSameRequest(idem, earlier.requestHash, earlier.record.id);
-  if (earlier.deleted) {
-    throw new ApiError(
-      404,
-      'not_found',
-      `the file "${earlier.record.id}" uploaded with Idempotency-Key "${idem.key}" was deleted`,
-    );
-  }
-  return view(earlier.record);
+async function replayed(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<FileObject | null> {
+  const earlier = replayOf(idem, await findFileByKey(db, tenant, idem.key), 'file');
+  return earlier && view(earlier);
 }
 
 /** The tenant's file, or 404. */

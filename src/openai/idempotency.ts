@@ -22,18 +22,37 @@ export async function idempotentCreate(key: string | undefined, request: unknown
   return key === undefined ? null : { key, hash: await requestHash(request) };
 }
 
+/** What a create's key found: the thing made under it, the hash of the request that made it, whether deleted since. */
+export interface KeyHolder<R> {
+  record: R;
+  requestHash: string | null;
+  deleted: boolean;
+}
+
 /**
- * Checks a replay: `earlierHash` is the stored hash of the request that made `id` under `create.key`.
- * @throws ApiError 409 `idempotency_conflict` when this request's body differs.
+ * The thing made earlier under the create's key, checked for a replay; null when no thing holds the key.
+ * @param what names it in the errors (`eval`, `run`, `file`)
+ * @throws ApiError 409 `idempotency_conflict` when this request's body differs; 404 `not_found` when it was deleted
+ *   (the key stays held by it, so a late retry never makes a second one).
  */
-export function assertSameRequest(create: IdempotentCreate, earlierHash: string | null, id: string): void {
-  if (earlierHash !== create.hash) {
+export function replayOf<R extends { id: string }>(
+  create: IdempotentCreate,
+  holder: KeyHolder<R> | null,
+  what: string,
+): R | null {
+  if (!holder) return null;
+  const id = holder.record.id;
+  if (holder.requestHash !== create.hash) {
     throw new ApiError(
       409,
       'idempotency_conflict',
-      `Idempotency-Key "${create.key}" was already used with a different request body (${id})`,
+      `Idempotency-Key "${create.key}" was already used with a different request body (${what} ${id})`,
     );
   }
+  if (holder.deleted) {
+    throw new ApiError(404, 'not_found', `the ${what} "${id}" made with Idempotency-Key "${create.key}" was deleted`);
+  }
+  return holder.record;
 }
 
 /** The headers of a create's 200 that may replay an earlier request (OpenAPI). */
