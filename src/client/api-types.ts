@@ -1077,6 +1077,8 @@ export interface paths {
         /**
          * Create an eval
          * @description OpenAI's `evals.create`: a `custom` data source config (`item_schema`, `include_sample_schema`) and its testing criteria (`string_check`, `text_similarity`, `label_model`, `score_model`, `multi`). Every grader is checked first: a template naming a field the item schema lacks, or a threshold outside its range, is a 400 naming the field; `python` is 400 `unsupported_grader`; `logs` and `stored_completions` are 400 saying what to send instead.
+         *
+         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own): the same key and body answer the eval made first (header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_conflict`, and 404 once the eval it made is deleted.
          */
         post: operations["createEval"];
         delete?: never;
@@ -1105,7 +1107,7 @@ export interface paths {
         post: operations["updateEval"];
         /**
          * Delete an eval
-         * @description The eval is no longer found or listed.
+         * @description The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going stops, and its items not graded yet are not graded). Usage rows stay for billing. Deleting again is 404.
          */
         delete: operations["deleteEval"];
         options?: never;
@@ -1129,6 +1131,8 @@ export interface paths {
         /**
          * Create a run
          * @description OpenAI's `evals.runs.create`: grades each item of the data source with the eval's testing criteria. `jsonl` takes the items (and their samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` through the deployment's LLM first (`responses`: through its Responses API). `service_tier` and `cache` are Tribunal's: the tier of the run's model calls and the verdict cache of its model graders. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.
+         *
+         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key a retry after a lost answer runs, and bills, the items twice): the same key and body answer the run made first (as it is now, header `Idempotent-Replayed: true`); the same key with another body or another eval is 409 `idempotency_conflict`, and 404 once the run it made is deleted.
          */
         post: operations["createEvalRun"];
         delete?: never;
@@ -1261,6 +1265,8 @@ export interface paths {
         /**
          * Upload a file
          * @description OpenAI's `files.create` for eval data: `purpose` `evals`, a JSONL file whose lines are JSON objects (an eval run's items: `{"item": {…}, "sample": {…}}`), at most 20 MiB and 50,000 lines. Stored per tenant until deleted.
+         *
+         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own): the same key with the same file name, purpose and content answers the file stored first (header `Idempotent-Replayed: true`); the same key with another upload is 409 `idempotency_conflict`, and 404 once the file it made is deleted.
          */
         post: operations["createFile"];
         delete?: never;
@@ -8404,6 +8410,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description The model's sample (`completions`, `responses`), or a `jsonl` line's own: its text as `output`'s one assistant message (empty when the line gives none), `model` and `finish_reason` as the line gives them (else ""), no `input` or `usage`, and OpenAI's default parameters. Never null, as OpenAI's API and SDK have it. */
             sample: {
                 input: {
                     role: string;
@@ -8426,7 +8433,7 @@ export interface components {
                 max_completion_tokens: number;
                 top_p: number;
                 seed: number;
-            } | null;
+            };
         };
         GraderRunResponse: {
             reward: number;
@@ -15321,7 +15328,10 @@ export interface operations {
     createEval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15331,9 +15341,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The eval. */
+            /** @description The eval (also the answer to an idempotent replay). */
             200: {
                 headers: {
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15360,6 +15372,24 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `not_found`: the eval this `Idempotency-Key` made was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15786,7 +15816,10 @@ export interface operations {
     createEvalRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 eval_id: string;
             };
@@ -15798,9 +15831,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The run, queued. */
+            /** @description The run, queued (or, replaying an `Idempotency-Key`, as it is now). */
             200: {
                 headers: {
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15834,7 +15869,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `not_found`: no eval with this id for this tenant. */
+            /** @description `not_found`: no eval with this id for this tenant, or the run this `Idempotency-Key` made was deleted. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15843,7 +15878,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIError"];
                 };
             };
-            /** @description `labels_needed`: (`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
+            /** @description `idempotency_conflict`, `labels_needed`: the `Idempotency-Key` was used with a different body or eval, or (`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16614,7 +16649,10 @@ export interface operations {
     createFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16624,9 +16662,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored file. */
+            /** @description The stored file (also the answer to an idempotent replay). */
             200: {
                 headers: {
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16653,6 +16693,24 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `not_found`: the file this `Idempotency-Key` made was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different upload. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

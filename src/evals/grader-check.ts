@@ -34,7 +34,8 @@ export function unsupportedGrader(path: string): ApiError {
   return new ApiError(400, 'unsupported_grader', message, [{ path: `${path}.type`, message }]);
 }
 
-function propertiesOf(schema: unknown): Record<string, unknown> | null {
+/** A JSON Schema level's `properties`, or null when it lists none (any field). */
+export function propertiesOf(schema: unknown): Record<string, unknown> | null {
   if (typeof schema !== 'object' || schema === null) return null;
   const props = (schema as { properties?: unknown }).properties;
   return typeof props === 'object' && props !== null ? (props as Record<string, unknown>) : null;

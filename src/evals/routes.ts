@@ -15,6 +15,7 @@ import {
 import {
   BAD_QUERY,
   errorResponse,
+  IdempotencyHeaderSchema,
   jsonResponse,
   llmUnavailable,
   NoQuery,
@@ -24,6 +25,7 @@ import {
   v1Responses,
 } from '../http/responses.js';
 import { inOpenAiShape } from '../openai/errors.js';
+import { markReplayed, REPLAY_HEADERS } from '../openai/idempotency.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
 import { runGrader, validateGrader } from './grader-run.js';
@@ -62,17 +64,31 @@ const create = createRoute({
     "OpenAI's `evals.create`: a `custom` data source config (`item_schema`, `include_sample_schema`) and its testing criteria " +
     '(`string_check`, `text_similarity`, `label_model`, `score_model`, `multi`). Every grader is checked first: a template naming a field the ' +
     'item schema lacks, or a threshold outside its range, is a 400 naming the field; `python` is 400 `unsupported_grader`; `logs` and ' +
-    '`stored_completions` are 400 saying what to send instead.',
+    '`stored_completions` are 400 saying what to send instead.\n\n' +
+    '**Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own): the same key ' +
+    'and body answer the eval made first (header `Idempotent-Replayed: true`); the same key with another body is 409 ' +
+    '`idempotency_conflict`, and 404 once the eval it made is deleted.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: CreateEvalRequestSchema, examples: CREATE_EVAL_EXAMPLES } },
     },
   },
-  responses: inOpenAiShape(v1Responses({ 200: jsonResponse(EvalSchema, 'The eval.'), ...BODY_ERRORS })),
+  responses: inOpenAiShape(
+    v1Responses({
+      200: {
+        ...jsonResponse(EvalSchema, 'The eval (also the answer to an idempotent replay).'),
+        headers: REPLAY_HEADERS,
+      },
+      ...BODY_ERRORS,
+      404: errorResponse(['not_found'], 'the eval this `Idempotency-Key` made was deleted.'),
+      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different body.'),
+    }),
+  ),
 });
 
 const list = createRoute({
@@ -140,7 +156,10 @@ const remove = createRoute({
   operationId: 'deleteEval',
   tags: ['evals'],
   summary: 'Delete an eval',
-  description: 'The eval is no longer found or listed.',
+  description:
+    'The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run ' +
+    'is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going ' +
+    'stops, and its items not graded yet are not graded). Usage rows stay for billing. Deleting again is 404.',
   ...scoped('evaluations:write'),
   request: { params: EvalIdParams, query: NoQuery },
   responses: inOpenAiShape(
@@ -154,7 +173,12 @@ const remove = createRoute({
 
 /** Routes under `/v1/evals`. */
 export const evals = new OpenAPIHono<TenantEnv>()
-  .openapi(create, async (c) => c.json(await createEval(c.env, c.var.tenant, c.req.valid('json')), 200))
+  .openapi(create, async (c) => {
+    const key = c.req.valid('header')['Idempotency-Key'];
+    const { eval: ev, replayed } = await createEval(c.env, c.var.tenant, c.req.valid('json'), key);
+    markReplayed(c, replayed);
+    return c.json(ev, 200);
+  })
   .openapi(list, async (c) => c.json(await listEvalsView(c.env, c.var.tenant, c.req.valid('query')), 200))
   .openapi(get, async (c) =>
     c.json(viewEval(await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id)), 200),

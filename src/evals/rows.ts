@@ -1,9 +1,10 @@
 /**
  * @module
  * The D1 statements of evals: insert, read one, list a page (keyset on the ordering column and id),
- * update name and metadata, delete (sets `deleted_at`). Every statement is scoped by tenant. Times are
+ * update name and metadata, delete (sets `deleted_at`), find the eval an `Idempotency-Key` made. Every statement is scoped by tenant. Times are
  * epoch ms.
  */
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
 import type { EvalMetadata } from './schemas.js';
 
 /** An `evals` row. */
@@ -47,12 +48,20 @@ function toRecord(r: EvalRow): EvalRecord {
   };
 }
 
-/** Stores a new eval. */
-export async function insertEval(db: D1Database, e: EvalRecord): Promise<void> {
-  await db
+/**
+ * Stores a new eval, with the `Idempotency-Key` it was created under (if any); false when another eval already
+ * holds that key (a concurrent retry won: read it with {@link findEvalByKey}).
+ */
+export async function insertEval(
+  db: D1Database,
+  e: EvalRecord,
+  idem: IdempotentCreate | null = null,
+): Promise<boolean> {
+  const r = await db
     .prepare(
-      `INSERT INTO evals (id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO evals (id, tenant, name, data_source_config, testing_criteria, metadata, created_at, updated_at,
+         idempotency_key, request_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
     .bind(
       e.id,
@@ -63,8 +72,27 @@ export async function insertEval(db: D1Database, e: EvalRecord): Promise<void> {
       e.metadata === null ? null : JSON.stringify(e.metadata),
       e.createdAt,
       e.updatedAt,
+      idem?.key ?? null,
+      idem?.hash ?? null,
     )
     .run();
+  return r.meta.changes > 0;
+}
+
+/**
+ * The tenant's eval created under `Idempotency-Key` `key`, deleted or not (a deleted one keeps its key), with
+ * the hash of the request that made it; null when no eval holds the key.
+ */
+export async function findEvalByKey(
+  db: D1Database,
+  tenant: string,
+  key: string,
+): Promise<KeyHolder<EvalRecord> | null> {
+  const r = await db
+    .prepare(`SELECT ${COLUMNS}, request_hash, deleted_at FROM evals WHERE tenant = ? AND idempotency_key = ?`)
+    .bind(tenant, key)
+    .first<EvalRow & { request_hash: string | null; deleted_at: number | null }>();
+  return r ? { record: toRecord(r), requestHash: r.request_hash, deleted: r.deleted_at !== null } : null;
 }
 
 /** The tenant's eval `id` (not deleted), or null. */
@@ -121,11 +149,21 @@ export async function updateEval(
   return r ? toRecord(r) : null;
 }
 
-/** Marks the eval deleted; true when it existed. */
-export async function deleteEval(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .prepare(`UPDATE evals SET deleted_at = ? WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
-    .bind(now, id, tenant)
-    .run();
-  return r.meta.changes > 0;
+/**
+ * Marks the eval deleted, with `also` (its runs' deletes) in the same transaction; true when it existed.
+ */
+export async function deleteEval(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+  also: D1PreparedStatement[] = [],
+): Promise<boolean> {
+  const [marked] = await db.batch([
+    db
+      .prepare(`UPDATE evals SET deleted_at = ? WHERE id = ? AND tenant = ? AND deleted_at IS NULL`)
+      .bind(now, id, tenant),
+    ...also,
+  ]);
+  return (marked?.meta.changes ?? 0) > 0;
 }

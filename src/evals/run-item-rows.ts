@@ -39,12 +39,16 @@ function toItem(r: ItemRow): ItemRecord {
   };
 }
 
-/** Stores a graded item once: a repeat (a resumed run) keeps the first. */
+/**
+ * Stores a graded item once: a repeat (a resumed run) keeps the first. Nothing for a deleted run: a pass still
+ * grading when its run (or eval) was deleted must not write the content the delete erased.
+ */
 export function insertItemStatement(db: D1Database, runId: string, i: ItemRecord): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO eval_run_items (run_id, idx, status, item, sample, results, usage, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM eval_runs WHERE id = ?1 AND deleted_at IS NULL)
+       ON CONFLICT DO NOTHING`,
     )
     .bind(
       runId,

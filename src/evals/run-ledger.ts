@@ -96,7 +96,9 @@ export function storedLlm(
       ledgerStatement(db, run, idx, now),
       db
         .prepare(
-          `INSERT INTO eval_run_calls (run_id, idx, call_id, result, created_at, cache_saved_usd) VALUES (?, ?, ?, ?, ?, ?)
+          // Not for a deleted run (its delete erased its calls); the call's usage is billed all the same.
+          `INSERT INTO eval_run_calls (run_id, idx, call_id, result, created_at, cache_saved_usd)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM eval_runs WHERE id = ?1 AND deleted_at IS NULL)
            ON CONFLICT DO NOTHING`,
         )
         .bind(run.id, idx, request.id, JSON.stringify(result), now, saved),

@@ -17,7 +17,7 @@ import type { RunnableGrader } from './grader-schemas.js';
 import type { GradeResult, GraderDeps, ModelUsage } from './graders.js';
 import { grade } from './graders.js';
 import type { Sample } from './sampler.js';
-import { sampleOf } from './sampler.js';
+import { givenSample, sampleOf } from './sampler.js';
 import { graderDeps } from './llm.js';
 import type { RunRecord } from './run-rows.js';
 import type { ItemRecord } from './run-item-rows.js';
@@ -66,7 +66,7 @@ async function gradeLine(
   deps: GraderDeps,
 ): Promise<ItemRecord> {
   const ds = run.dataSource as RunDataSource;
-  let sample: Sample | null = null;
+  let sample: Sample;
   let text: string | null = null;
   const usage: ModelUsage[] = [];
   if (ds.type !== 'jsonl') {
@@ -74,9 +74,10 @@ async function gradeLine(
     sample = s.sample;
     text = s.text;
     usage.push(...s.usage);
-  } else if (line.sample) {
-    const given = line.sample.output_text;
-    text = typeof given === 'string' ? given : JSON.stringify(line.sample);
+  } else {
+    const given = line.sample?.output_text;
+    if (line.sample) text = typeof given === 'string' ? given : JSON.stringify(line.sample);
+    sample = givenSample(line.sample, text);
   }
   const createdAt = Date.now();
   if (ds.type !== 'jsonl' && text === null) {

@@ -13,6 +13,7 @@ import {
   BAD_QUERY,
   CREATE_TOO_MANY,
   errorResponse,
+  IdempotencyHeaderSchema,
   jsonResponse,
   NoQuery,
   NOT_JSON,
@@ -21,6 +22,7 @@ import {
   v1Responses,
 } from '../http/responses.js';
 import { inOpenAiShape } from '../openai/errors.js';
+import { markReplayed, REPLAY_HEADERS } from '../openai/idempotency.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { CertifyJudge } from '../evaluations/certified.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -72,12 +74,17 @@ const create = createRoute({
     'samples, when the eval reads `{{sample.*}}`) inline (`file_content`); `completions` samples `model` on each item from `input_messages` ' +
     "through the deployment's LLM first (`responses`: through its Responses API). `service_tier` and `cache` are Tribunal's: the tier of " +
     "the run's model calls and the verdict cache of its model graders. Answers at once (`queued`); poll the run, then read its output items. Each item counts as one " +
-    "evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.",
+    "evaluation against the tenant's monthly caps, and each model call is billed in `GET /v1/usage` once.\n\n" +
+    '**Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key a ' +
+    'retry after a lost answer runs, and bills, the items twice): the same key and body answer the run made first (as it is now, ' +
+    'header `Idempotent-Replayed: true`); the same key with another body or another eval is 409 `idempotency_conflict`, and 404 ' +
+    'once the run it made is deleted.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     params: EvalIdParams,
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: CreateRunRequestSchema, examples: CREATE_RUN_EXAMPLES } },
@@ -85,18 +92,24 @@ const create = createRoute({
   },
   responses: inOpenAiShape(
     v1Responses({
-      200: jsonResponse(RunSchema, 'The run, queued.'),
+      200: {
+        ...jsonResponse(RunSchema, 'The run, queued (or, replaying an `Idempotency-Key`, as it is now).'),
+        headers: REPLAY_HEADERS,
+      },
       400: errorResponse(
         ['invalid_json', 'invalid_request', 'tier_unsupported'],
         "the body fails its schema, a template names a field the item schema lacks, an item (inline or a line of the file) the eval's `item_schema` refuses (a wrong type, a required field missing; `issues` name its line and field, checked before any call), a data source Tribunal does not read (the message says what to send), or a `service_tier` the provider does not offer (`tier_unsupported`).",
       ),
-      404: notFound('eval'),
+      404: errorResponse(
+        ['not_found'],
+        'no eval with this id for this tenant, or the run this `Idempotency-Key` made was deleted.',
+      ),
       413: PAYLOAD_TOO_LARGE,
       415: NOT_JSON,
       429: CREATE_TOO_MANY,
       409: errorResponse(
-        ['labels_needed'],
-        '(`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more.',
+        ['idempotency_conflict', 'labels_needed'],
+        'the `Idempotency-Key` was used with a different body or eval, or (`certify`) the rubric version of a judge grader has too few labelled items to calibrate on: `error.labelsNeeded` says how many more.',
       ),
       503: errorResponse(
         ['llm_not_configured', 'calibration_pending'],
@@ -221,7 +234,9 @@ export const runRoutes = ({ certify }: RunRoutesDeps) =>
     .openapi(create, async (c) => {
       const ev = await requireEval(c.env, c.var.tenant, c.req.valid('param').eval_id);
       const by = { keyId: c.var.auth.keyId, limits: c.var.auth.limits };
-      const { run, warnings } = await createRun(c.env, ev, c.req.valid('json'), by, certify);
+      const key = c.req.valid('header')['Idempotency-Key'];
+      const { run, warnings, replayed } = await createRun(c.env, ev, c.req.valid('json'), by, certify, key);
+      markReplayed(c, replayed);
       return c.json({ ...(await viewRun(c.env, run, origin(c))), ...withWarnings(warnings) }, 200);
     })
     .openapi(list, async (c) => {

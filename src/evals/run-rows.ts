@@ -5,6 +5,8 @@
  * ms. A run's graded items are in ./run-item-rows.ts.
  */
 import type { Tier } from '../llm/tiers.js';
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
+import { scrubSql } from '../config/sqlite-scrub.js';
 import type { CacheDecision } from '../verdict-cache/plan.js';
 import type { EvalMetadata } from './schemas.js';
 import type { Certify, Guarantee } from '../metrics/certify.js';
@@ -96,13 +98,16 @@ function toRecord(r: RunRow): RunRecord {
   };
 }
 
-/** Stores a new run (`queued`). */
-export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
-  await db
+/**
+ * Stores a new run (`queued`) with the `Idempotency-Key` it was created under (if any); false when another run
+ * already holds that key (a concurrent retry won: read it with {@link findRunByKey}).
+ */
+export async function insertRun(db: D1Database, r: RunRecord, idem: IdempotentCreate | null = null): Promise<boolean> {
+  const done = await db
     .prepare(
       `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, model, metadata, items_total, created_at, updated_at, key_id,
-         service_tier, cache_mode, certify)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         service_tier, cache_mode, certify, idempotency_key, request_hash)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     )
     .bind(
       r.id,
@@ -119,8 +124,23 @@ export async function insertRun(db: D1Database, r: RunRecord): Promise<void> {
       r.serviceTier,
       r.cacheMode,
       r.certify === null ? null : JSON.stringify(r.certify),
+      idem?.key ?? null,
+      idem?.hash ?? null,
     )
     .run();
+  return done.meta.changes > 0;
+}
+
+/**
+ * The tenant's run created under `Idempotency-Key` `key`, deleted or not (a deleted one keeps its key), with the
+ * hash of the request that made it; null when no run holds the key.
+ */
+export async function findRunByKey(db: D1Database, tenant: string, key: string): Promise<KeyHolder<RunRecord> | null> {
+  const r = await db
+    .prepare(`SELECT ${COLUMNS}, request_hash, deleted_at FROM eval_runs WHERE tenant = ? AND idempotency_key = ?`)
+    .bind(tenant, key)
+    .first<RunRow & { request_hash: string | null; deleted_at: number | null }>();
+  return r ? { record: toRecord(r), requestHash: r.request_hash, deleted: r.deleted_at !== null } : null;
 }
 
 /** The tenant's run `id` of eval `evalId` (not deleted), or null. */
@@ -264,24 +284,65 @@ export async function cancelRun(
   return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
-/** Deletes a run (and its items); true when it existed. */
+/** The tables holding a run's content by `run_id`, with their columns of content (texts of items, prompts, replies). */
+const RUN_CHILDREN = [
+  ['eval_run_items', ['item', 'sample', 'results']],
+  ['eval_run_calls', ['result']],
+  ['eval_run_wave_calls', ['request', 'attempts', 'result']],
+] as const;
+
+/**
+ * Erases the runs `where` selects (SQL over `eval_runs`, `binds` its values) as a delete must: each text of
+ * their rows and their children's first overwritten in place (src/config/sqlite-scrub.ts), then the children
+ * deleted and the run kept as a tombstone (ids, status, counts, times: its inline items and metadata gone),
+ * marked deleted. The mark is the second statement. A repeat finds nothing left to erase.
+ */
+function eraseRuns(db: D1Database, where: string, binds: readonly unknown[], now: number): D1PreparedStatement[] {
+  const runs = `SELECT id FROM eval_runs WHERE ${where}`;
+  return [
+    db.prepare(scrubSql('eval_runs', ['data_source', 'metadata'], `${where} AND deleted_at IS NULL`)).bind(...binds),
+    db
+      .prepare(
+        `UPDATE eval_runs SET deleted_at = ?, lease_until = NULL, data_source = '{}', metadata = NULL
+         WHERE ${where} AND deleted_at IS NULL`,
+      )
+      .bind(now, ...binds),
+    ...RUN_CHILDREN.flatMap(([table, columns]) => [
+      db.prepare(scrubSql(table, columns, `run_id IN (${runs})`)).bind(...binds),
+      db.prepare(`DELETE FROM ${table} WHERE run_id IN (${runs})`).bind(...binds),
+    ]),
+  ];
+}
+
+/**
+ * Deletes a run: its items, its stored model calls (their replies) and its batch-tier calls erased, the run
+ * kept as a tombstone (see `eraseRuns`); true when it existed. Usage rows stay (billing).
+ */
 export async function deleteRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const [marked] = await db.batch([
-    db
-      .prepare(
-        `UPDATE eval_runs SET deleted_at = ?, lease_until = NULL WHERE id = ? AND tenant = ? AND deleted_at IS NULL`,
-      )
-      .bind(now, id, tenant),
-    db
-      .prepare(
-        `DELETE FROM eval_run_items WHERE run_id = ? AND EXISTS (SELECT 1 FROM eval_runs WHERE id = ? AND tenant = ?)`,
-      )
-      .bind(id, id, tenant),
-    db
-      .prepare(
-        `DELETE FROM eval_run_wave_calls WHERE run_id = ? AND EXISTS (SELECT 1 FROM eval_runs WHERE id = ? AND tenant = ?)`,
-      )
-      .bind(id, id, tenant),
-  ]);
+  const [, marked] = await db.batch(eraseRuns(db, `id = ? AND tenant = ?`, [id, tenant], now));
   return (marked?.meta.changes ?? 0) > 0;
+}
+
+/**
+ * The statements that delete every run of eval `evalId` as {@link deleteRun} deletes one, for the eval's own
+ * delete to run in its transaction. A repeat deletes nothing more.
+ */
+export function deleteEvalRunsStatements(
+  db: D1Database,
+  tenant: string,
+  evalId: string,
+  now: number,
+): D1PreparedStatement[] {
+  return eraseRuns(db, `tenant = ? AND eval_id = ?`, [tenant, evalId], now);
+}
+
+/** The ids of eval `evalId`'s runs at the batch tier that have not ended (their provider batches to withdraw). */
+export async function unendedBatchRuns(db: D1Database, tenant: string, evalId: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id FROM eval_runs WHERE tenant = ? AND eval_id = ? AND deleted_at IS NULL AND service_tier = 'batch' AND ${UNENDED}`,
+    )
+    .bind(tenant, evalId)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
 }

@@ -342,7 +342,11 @@ export const OutputItemSchema = z
         top_p: z.number(),
         seed: z.number().int(),
       })
-      .nullable(),
+      .describe(
+        "The model's sample (`completions`, `responses`), or a `jsonl` line's own: its text as `output`'s one assistant message " +
+          '(empty when the line gives none), `model` and `finish_reason` as the line gives them (else ""), no `input` or `usage`, and ' +
+          "OpenAI's default parameters. Never null, as OpenAI's API and SDK have it.",
+      ),
   })
   .openapi('EvalRunOutputItem');
 /** See {@link OutputItemSchema}. */

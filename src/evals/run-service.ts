@@ -17,21 +17,25 @@ import type { SourceLine } from './run-source.js';
 import { sourceLines } from './run-source.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { itemIssues } from './item-check.js';
+import { referencedIssues, referenceIssue } from './item-reference.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkSamplerMessages } from './grader-check.js';
 import type { RunRecord } from './run-rows.js';
 import type { ItemRecord, RunCounts } from './run-item-rows.js';
-import { cancelRun, deleteRun, getRun, insertRun, listRuns, UNENDED } from './run-rows.js';
+import { cancelRun, deleteRun, findRunByKey, getRun, insertRun, listRuns, UNENDED } from './run-rows.js';
 import { getItem, listItems, runCounts } from './run-item-rows.js';
 import { runEnded, runEndEventStatements } from './run-events.js';
 import { withdrawWaves } from './run-waves.js';
 import type { CreateRunRequest, OutputItem, Run } from './run-schemas.js';
 import type { EvalRecord } from './rows.js';
 import { listPage } from '../openai/list-page.js';
+import type { IdempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 import { scopeOf } from './service.js';
 import type { CertifyJudge } from '../evaluations/certified.js';
 import type { RunnableGrader } from './grader-schemas.js';
 import { certifyRun, guaranteeView } from './run-certify.js';
+import { givenSample } from './sampler.js';
 
 function fail(path: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `${path}: ${message}`, [{ path, message }]);
@@ -55,12 +59,14 @@ async function checkDataSource(
   const lines = await sourceLines(env, ev.tenant, ds.source, true);
   const at = ds.source.type === 'file_id' ? 'data_source.source.id' : 'data_source.source.content';
   const scope = scopeOf(ev);
+  const itemAt = (i: number) =>
+    ds.source.type === 'file_id' ? `${at} (line ${String(i + 1)}).item` : `${at}.${String(i)}.item`;
   // Every line is in hand (inline, or the file read above): an item the schema refuses is a 400 naming its line
   // and field now, before any sampler or grader call is paid for.
   const wrong = itemIssues(
     lines.map((l) => l.item),
     scope.itemSchema,
-    (i) => (ds.source.type === 'file_id' ? `${at} (line ${String(i + 1)}).item` : `${at}.${String(i)}.item`),
+    itemAt,
   );
   if (wrong.length > 0) throw invalidRequest(wrong, "items (against the eval's item_schema)");
   if (ds.type === 'completions' || ds.type === 'responses') {
@@ -69,6 +75,16 @@ async function checkDataSource(
       throw fail('data_source.input_messages', `required for "${ds.type}": what to ask the model`);
     if (ds.input_messages.type === 'template') {
       checkSamplerMessages(ds.input_messages.template, 'data_source.input_messages.template', scope.itemSchema);
+    } else {
+      const reference = ds.input_messages.item_reference;
+      const refuted = referenceIssue(reference, scope.itemSchema);
+      if (refuted) throw invalidRequest([refuted], 'data_source.input_messages');
+      const issues = referencedIssues(
+        reference,
+        lines.map((l) => l.item),
+        itemAt,
+      );
+      if (issues.length > 0) throw invalidRequest(issues, 'items (against data_source.input_messages.item_reference)');
     }
   } else if (scope.sample) {
     for (const [i, line] of lines.entries()) {
@@ -142,11 +158,15 @@ export interface RunCreator {
 /**
  * Checks and stores a new run (`queued`) and queues its work. Each item counts as one evaluation against
  * the tenant's monthly caps, as a batch's items do. Answers the run and what its answer warns about
- * (`tier_price_missing`). With `certify`, its judge graders are calibrated first (./run-certify.ts).
+ * (`tier_price_missing`). With `certify`, its judge graders are calibrated first (./run-certify.ts). With an
+ * `Idempotency-Key` (`idempotencyKey`), the same key and body (for the same eval) answer the run made first
+ * (`replayed`, queued again while it is still `queued`, as its first queueing may have failed) and nothing else
+ * is checked, stored or billed.
  * @param certifyJudge certified mode's calibration (handed to the routes by the composition); absent: `certify`
  *   is a 400.
  * @throws ApiError 400 naming the field (`tier_unsupported` for `service_tier`); 429 `quota_exceeded`; with
- *   `certify`, 409 `labels_needed` and 503 `calibration_pending`.
+ *   `certify`, 409 `labels_needed` and 503 `calibration_pending`; 409 `idempotency_conflict` (the key with
+ *   another body or eval), 404 when the run the key made was deleted.
  */
 export async function createRun(
   env: Bindings,
@@ -154,10 +174,14 @@ export async function createRun(
   request: CreateRunRequest,
   by: RunCreator,
   certifyJudge?: CertifyJudge,
-): Promise<{ run: RunRecord; warnings: ApiWarning[] }> {
+  idempotencyKey?: string,
+): Promise<{ run: RunRecord; warnings: ApiWarning[]; replayed: boolean }> {
+  const db = tenantDb(env, ev.tenant);
+  const idem = await idempotentCreate(idempotencyKey, { eval_id: ev.id, request });
+  const earlier = idem && (await replayed(env, db, ev.tenant, idem));
+  if (earlier) return { run: earlier, warnings: [], replayed: true };
   const ds = request.data_source;
   const items = (await checkDataSource(env, ev, ds)).length;
-  const db = tenantDb(env, ev.tenant);
   const limits = await limitsFor(env, ev.tenant, by.limits);
   const tier = runTier(env, ev, ds, request.service_tier, limits.defaultTier);
   await assertQuota([db], ev.tenant, by.limits, items);
@@ -186,9 +210,24 @@ export async function createRun(
     wakeAt: null,
     certify,
   };
-  await insertRun(db, record);
+  if (!(await insertRun(db, record, idem))) {
+    // A concurrent request with the same key stored its run first.
+    const winner = idem && (await replayed(env, db, ev.tenant, idem));
+    if (!winner) throw new Error(`eval run insert changed no row and no run holds key "${idem?.key ?? ''}"`);
+    return { run: winner, warnings: [], replayed: true };
+  }
   await queueRun(env, ev.tenant, record.id);
-  return { run: record, warnings: tier.warnings };
+  return { run: record, warnings: tier.warnings, replayed: false };
+}
+
+/**
+ * The run made earlier under the create's key, as it is now (queued again while `queued`); null when none.
+ * @throws ApiError 404 (deleted since), 409 `idempotency_conflict`.
+ */
+async function replayed(env: Bindings, db: D1Database, tenant: string, idem: IdempotentCreate) {
+  const run = replayOf(idem, await findRunByKey(db, tenant, idem.key), 'run');
+  if (run?.status === 'queued') await queueRun(env, tenant, run.id);
+  return run;
 }
 
 /** The run, or 404 `not_found`. */
@@ -260,7 +299,8 @@ function viewItem(run: RunRecord, i: ItemRecord): OutputItem {
     datasource_item_id: i.idx,
     datasource_item: i.item,
     results: i.results as OutputItem['results'],
-    sample: i.sample as OutputItem['sample'],
+    // Items graded before every output item kept a sample (a `jsonl` line's was not stored) show an empty one.
+    sample: (i.sample ?? givenSample(undefined, null)) as OutputItem['sample'],
   };
 }
 

@@ -33,6 +33,30 @@ export interface Sample {
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 };
 
+/** OpenAI's sampling defaults, which a sample shows for a parameter not given. */
+const DEFAULTS = { temperature: 1, max_completion_tokens: 2048, top_p: 1, seed: 42 };
+
+/**
+ * The sample of a `jsonl` line as an output item shows it: OpenAI's API answers a sample object on every output
+ * item (the SDK types it non-null), so a line's own sample is shown in that shape: its text (`output_text`, or
+ * the given sample as JSON) as the one assistant message of `output`, its `model` and `finish_reason` when given
+ * as strings (else ""); no input, no usage (nothing was sampled here) and the default parameters. A line without a
+ * sample (an eval that does not read it) shows an empty `output`.
+ * @param text the sample's text as the graders read it, or null when the line gives none.
+ */
+export function givenSample(given: Record<string, unknown> | undefined, text: string | null): Sample {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    input: [],
+    output: text === null ? [] : [{ role: 'assistant', content: text }],
+    model: str(given?.model),
+    finish_reason: str(given?.finish_reason),
+    usage: NO_USAGE,
+    error: null,
+    ...DEFAULTS,
+  };
+}
+
 /** The sampler's messages: the template rendered on the item, or the messages an item field holds. */
 function samplerMessages(ds: Sampled, item: Record<string, unknown>): ChatMessage[] {
   const input = ds.input_messages;
@@ -89,10 +113,10 @@ export async function sampleOf(
   const base = {
     input: messages.map((m) => ({ role: m.role, content: m.content })),
     model,
-    temperature: params.temperature ?? 1,
-    max_completion_tokens: params.max_completion_tokens ?? 2048,
-    top_p: params.top_p ?? 1,
-    seed: params.seed ?? 42,
+    temperature: params.temperature ?? DEFAULTS.temperature,
+    max_completion_tokens: params.max_completion_tokens ?? DEFAULTS.max_completion_tokens,
+    top_p: params.top_p ?? DEFAULTS.top_p,
+    seed: params.seed ?? DEFAULTS.seed,
   };
   const request: LlmCallRequest = {
     id: `sample/${String(idx)}`,

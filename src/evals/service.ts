@@ -1,17 +1,21 @@
 /**
  * @module
  * Eval use cases behind the thin route handlers (./routes.ts): create (the data source config and every
- * grader checked first), retrieve, list, update (name, metadata), delete.
+ * grader checked first; `Idempotency-Key` honoured), retrieve, list, update (name, metadata), delete (with its runs).
  */
 import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import { checkGraders } from './grader-check.js';
 import type { EvalRecord } from './rows.js';
-import { deleteEval, getEval, insertEval, listEvals, updateEval } from './rows.js';
+import { deleteEval, findEvalByKey, getEval, insertEval, listEvals, updateEval } from './rows.js';
+import { deleteEvalRunsStatements, unendedBatchRuns } from './run-rows.js';
+import { withdrawWaves } from './run-waves.js';
 import type { CreateEvalRequest, DataSourceConfigInput, Eval, EvalMetadata } from './schemas.js';
 import { tenantDb } from '../config/d1-shards.js';
 import { listPage } from '../openai/list-page.js';
+import type { IdempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 
 /** The JSON Schema of the sample a run generates (`{{sample.*}}`). */
 export const SAMPLE_SCHEMA = {
@@ -87,10 +91,21 @@ export function viewEval(r: EvalRecord): Eval {
 }
 
 /**
- * Checks and stores a new eval.
- * @throws ApiError 400 `invalid_request` (a config or grader field, named), `unsupported_grader` (python).
+ * Checks and stores a new eval. With an `Idempotency-Key`, the same key and body answer the eval made first
+ * (`replayed`) and nothing is stored.
+ * @throws ApiError 400 `invalid_request` (a config or grader field, named), `unsupported_grader` (python);
+ *   404 when the eval the key made was deleted; 409 `idempotency_conflict` (the key with another body).
  */
-export async function createEval(env: Bindings, tenant: string, request: CreateEvalRequest): Promise<Eval> {
+export async function createEval(
+  env: Bindings,
+  tenant: string,
+  request: CreateEvalRequest,
+  idempotencyKey?: string,
+): Promise<{ eval: Eval; replayed: boolean }> {
+  const db = tenantDb(env, tenant);
+  const idem = await idempotentCreate(idempotencyKey, request);
+  const earlier = idem && (await replayed(db, tenant, idem));
+  if (earlier) return { eval: earlier, replayed: true };
   const config = checkConfig(request.data_source_config);
   const criteria = checkGraders(request.testing_criteria, 'testing_criteria', {
     itemSchema: config.item_schema,
@@ -108,8 +123,17 @@ export async function createEval(env: Bindings, tenant: string, request: CreateE
     createdAt: now,
     updatedAt: now,
   };
-  await insertEval(tenantDb(env, tenant), record);
-  return viewEval(record);
+  if (await insertEval(db, record, idem)) return { eval: viewEval(record), replayed: false };
+  // A concurrent request with the same key stored its eval first.
+  const winner = idem && (await replayed(db, tenant, idem));
+  if (!winner) throw new Error(`eval insert changed no row and no eval holds key "${idem?.key ?? ''}"`);
+  return { eval: winner, replayed: true };
+}
+
+/** The eval made earlier under the create's key, as it is now; null when none. @throws ApiError 404, 409. */
+async function replayed(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<Eval | null> {
+  const earlier = replayOf(idem, await findEvalByKey(db, tenant, idem.key), 'eval');
+  return earlier && viewEval(earlier);
 }
 
 function noEval(id: string): ApiError {
@@ -145,8 +169,16 @@ export async function updateEvalView(
   return viewEval(updated);
 }
 
-/** `DELETE /v1/evals/{id}`; 404 when there is no such eval. */
+/**
+ * `DELETE /v1/evals/{id}`: the eval and, in the same transaction, its runs as `DELETE …/runs/{id}` deletes each
+ * (their output items and stored model calls erased, a run still going stopped); 404 when there is no such eval.
+ */
 export async function deleteEvalView(env: Bindings, tenant: string, id: string) {
-  if (!(await deleteEval(tenantDb(env, tenant), tenant, id, Date.now()))) throw noEval(id);
+  const db = tenantDb(env, tenant);
+  const batchRuns = await unendedBatchRuns(db, tenant, id);
+  if (!(await deleteEval(db, tenant, id, Date.now(), deleteEvalRunsStatements(db, tenant, id, Date.now())))) {
+    throw noEval(id);
+  }
+  for (const run of batchRuns) await withdrawWaves(env, db, run);
   return { object: 'eval.deleted' as const, deleted: true as const, eval_id: id };
 }

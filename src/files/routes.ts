@@ -8,7 +8,16 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../http/errors.js';
-import { BAD_QUERY, errorResponse, jsonResponse, NoQuery, notFound, v1Responses } from '../http/responses.js';
+import {
+  BAD_QUERY,
+  errorResponse,
+  IdempotencyHeaderSchema,
+  jsonResponse,
+  NoQuery,
+  notFound,
+  v1Responses,
+} from '../http/responses.js';
+import { markReplayed, REPLAY_HEADERS } from '../openai/idempotency.js';
 import { inOpenAiShape } from '../openai/errors.js';
 import { requireScope, scoped, scopeSecurity } from '../tenants/auth.js';
 import type { TenantEnv } from '../tenants/auth.js';
@@ -55,16 +64,25 @@ const upload = createRoute({
   summary: 'Upload a file',
   description:
     "OpenAI's `files.create` for eval data: `purpose` `evals`, a JSONL file whose lines are JSON objects (an eval run's items: " +
-    '`{"item": {…}, "sample": {…}}`), at most 20 MiB and 50,000 lines. Stored per tenant until deleted.',
+    '`{"item": {…}, "sample": {…}}`), at most 20 MiB and 50,000 lines. Stored per tenant until deleted.\n\n' +
+    '**Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own): the same key with ' +
+    'the same file name, purpose and content answers the file stored first (header `Idempotent-Replayed: true`); the same key with ' +
+    'another upload is 409 `idempotency_conflict`, and 404 once the file it made is deleted.',
   middleware: [requireScope('evaluations:write'), uploadBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: { required: true, content: { 'multipart/form-data': { schema: UploadFormSchema } } },
   },
   responses: inOpenAiShape(
     v1Responses({
-      200: jsonResponse(FileObjectSchema, 'The stored file.'),
+      200: {
+        ...jsonResponse(FileObjectSchema, 'The stored file (also the answer to an idempotent replay).'),
+        headers: REPLAY_HEADERS,
+      },
+      404: errorResponse(['not_found'], 'the file this `Idempotency-Key` made was deleted.'),
+      409: errorResponse(['idempotency_conflict'], 'the `Idempotency-Key` was used with a different upload.'),
       400: errorResponse(
         ['invalid_request'],
         'a form field fails its schema, a purpose other than `evals`, a line that is not a JSON object, or too many lines (see `issues`).',
@@ -144,7 +162,12 @@ const remove = createRoute({
 
 /** Routes under `/v1/files`. */
 export const files = new OpenAPIHono<TenantEnv>()
-  .openapi(upload, async (c) => c.json(await uploadFile(c.env, c.var.tenant, c.req.valid('form')), 200))
+  .openapi(upload, async (c) => {
+    const key = c.req.valid('header')['Idempotency-Key'];
+    const { file, replayed } = await uploadFile(c.env, c.var.tenant, c.req.valid('form'), key);
+    markReplayed(c, replayed);
+    return c.json(file, 200);
+  })
   .openapi(list, async (c) => c.json(await listFilesView(c.env, c.var.tenant, c.req.valid('query')), 200))
   .openapi(get, async (c) => c.json(await getFileView(c.env, c.var.tenant, c.req.valid('param').file_id), 200))
   .openapi(content, async (c) => {

@@ -1,8 +1,11 @@
 /**
  * @module
- * The D1 statements of files (the tenant's database): insert, read one, page through, delete. The
+ * The D1 statements of files (the tenant's database): insert, read one (by id, or by the `Idempotency-Key` it was
+ * uploaded under), page through, delete. The
  * content is in R2 (./service.ts). Times are epoch ms.
  */
+
+import type { IdempotentCreate, KeyHolder } from '../openai/idempotency.js';
 
 /** A `files` row. */
 export interface FileRecord {
@@ -31,12 +34,44 @@ function toRecord(r: FileRow): FileRecord {
   return { ...r, createdAt: r.created_at };
 }
 
-/** Stores a new file's row. */
-export async function insertFile(db: D1Database, f: FileRecord): Promise<void> {
-  await db
-    .prepare(`INSERT INTO files (id, tenant, filename, purpose, bytes, lines, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .bind(f.id, f.tenant, f.filename, f.purpose, f.bytes, f.lines, f.createdAt)
+/**
+ * Stores a new file's row with the `Idempotency-Key` it was uploaded under (if any); false when another file
+ * already holds that key (a concurrent retry won: read it with {@link findFileByKey}).
+ */
+export async function insertFile(
+  db: D1Database,
+  f: FileRecord,
+  idem: IdempotentCreate | null = null,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `INSERT INTO files (id, tenant, filename, purpose, bytes, lines, created_at, idempotency_key, request_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    )
+    .bind(f.id, f.tenant, f.filename, f.purpose, f.bytes, f.lines, f.createdAt, idem?.key ?? null, idem?.hash ?? null)
     .run();
+  return r.meta.changes > 0;
+}
+
+/**
+ * The tenant's file uploaded under `Idempotency-Key` `key`, deleted or not (a deleted one keeps its key), with
+ * the hash of the upload that made it; null when no file holds the key.
+ */
+export async function findFileByKey(
+  db: D1Database,
+  tenant: string,
+  key: string,
+): Promise<KeyHolder<FileRecord> | null> {
+  const r = await db
+    .prepare(
+      `SELECT id, tenant, filename, purpose, bytes, lines, created_at, request_hash, deleted_at FROM files
+       WHERE tenant = ? AND idempotency_key = ?`,
+    )
+    .bind(tenant, key)
+    .first<FileRow & { request_hash: string | null; deleted_at: number | null }>();
+  if (!r) return null;
+  const { request_hash: requestHash, deleted_at: deletedAt, ...row } = r;
+  return { record: toRecord(row), requestHash, deleted: deletedAt !== null };
 }
 
 /** The tenant's file `id` (not deleted), or null. */

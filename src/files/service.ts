@@ -10,7 +10,10 @@ import { listPage } from '../openai/list-page.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { randomBase32 } from '../tenants/ids.js';
 import type { FileRecord } from './rows.js';
-import { deleteFile, getFile, insertFile, listFiles } from './rows.js';
+import { deleteFile, findFileByKey, getFile, insertFile, listFiles } from './rows.js';
+import { sha256Hex } from '../http/request-hash.js';
+import type { IdempotentCreate } from '../openai/idempotency.js';
+import { idempotentCreate, replayOf } from '../openai/idempotency.js';
 import type { FileObject } from './schemas.js';
 import { MAX_FILE_BYTES, MAX_FILE_LINES } from './schemas.js';
 
@@ -49,10 +52,17 @@ function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 /**
- * `POST /v1/files`: stores an eval data file.
- * @throws ApiError 400 (`purpose` other than `evals`, a line that is not a JSON object, too many lines), 413.
+ * `POST /v1/files`: stores an eval data file. With an `Idempotency-Key`, the same key, name, purpose and
+ * content answer the file stored first (`replayed`) and nothing is stored again.
+ * @throws ApiError 400 (`purpose` other than `evals`, a line that is not a JSON object, too many lines), 413;
+ *   404 when the file the key made was deleted; 409 `idempotency_conflict` (the key with another upload).
  */
-export async function uploadFile(env: Bindings, tenant: string, form: { file: File; purpose: string }) {
+export async function uploadFile(
+  env: Bindings,
+  tenant: string,
+  form: { file: File; purpose: string },
+  idempotencyKey?: string,
+): Promise<{ file: FileObject; replayed: boolean }> {
   if (form.purpose !== 'evals') {
     throw invalidRequest(
       [{ path: 'purpose', message: `"${form.purpose}" files are not stored here: Tribunal keeps eval data ("evals")` }],
@@ -67,6 +77,15 @@ export async function uploadFile(env: Bindings, tenant: string, form: { file: Fi
     );
   }
   const text = await form.file.text();
+  const filename = form.file.name || 'upload.jsonl';
+  const db = tenantDb(env, tenant);
+  const idem = await idempotentCreate(idempotencyKey, {
+    filename,
+    purpose: form.purpose,
+    sha256: await sha256Hex(text),
+  });
+  const earlier = idem && (await replayed(db, tenant, idem));
+  if (earlier) return { file: earlier, replayed: true };
   const lines = jsonLines(text);
   if (lines.length > MAX_FILE_LINES) {
     throw invalidRequest(
@@ -77,7 +96,7 @@ export async function uploadFile(env: Bindings, tenant: string, form: { file: Fi
   const record: FileRecord = {
     id: `file-${randomBase32(24)}`,
     tenant,
-    filename: form.file.name || 'upload.jsonl',
+    filename,
     purpose: 'evals',
     bytes: form.file.size,
     lines: lines.length,
@@ -85,8 +104,18 @@ export async function uploadFile(env: Bindings, tenant: string, form: { file: Fi
   };
   // The object first: a row never names content that is not there.
   await env.FILES.put(objectKey(tenant, record.id), text, { httpMetadata: { contentType: 'application/jsonl' } });
-  await insertFile(tenantDb(env, tenant), record);
-  return view(record);
+  if (await insertFile(db, record, idem)) return { file: view(record), replayed: false };
+  // A concurrent upload with the same key stored its file first: this one's object is not named by any row.
+  await env.FILES.delete(objectKey(tenant, record.id));
+  const winner = idem && (await replayed(db, tenant, idem));
+  if (!winner) throw new Error(`file insert changed no row and no file holds key "${idem?.key ?? ''}"`);
+  return { file: winner, replayed: true };
+}
+
+/** The file uploaded earlier under the create's key; null when none. @throws ApiError 404 (deleted), 409. */
+async function replayed(db: D1Database, tenant: string, idem: IdempotentCreate): Promise<FileObject | null> {
+  const earlier = replayOf(idem, await findFileByKey(db, tenant, idem.key), 'file');
+  return earlier && view(earlier);
 }
 
 /** The tenant's file, or 404. */

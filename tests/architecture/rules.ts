@@ -111,7 +111,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/rubric-checks': [],
   'src/certify': [],
   'src/admin': ['spread-copies.ts'],
-  'src/openai': ['completion.ts', 'errors.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
+  'src/openai': ['completion.ts', 'errors.ts', 'idempotency.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
   'src/evals': ['run-queue.ts'],
   'src/files': ['service.ts'],
   'src/triggers': [],

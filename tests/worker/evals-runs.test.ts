@@ -213,7 +213,8 @@ describe('the Evals contract through the openai SDK', () => {
     const items = await checkItems(evalId, run, (i) => SAMPLES[i.datasource_item_id] ?? '');
     // Two model graders per item: 6 calls of the grader model.
     expect(run.per_model_usage).toEqual([expect.objectContaining({ model_name: GRADER_MODEL, invocation_count: 6 })]);
-    expect(items[0]?.sample).toBeNull();
+    // A line's own sample, in the shape OpenAI's SDK types (never null).
+    expect(items.map((i) => i.sample.output)).toEqual(SAMPLES.map((content) => [{ role: 'assistant', content }]));
     const passing = await client.evals.runs.outputItems.list(run.id, { eval_id: evalId, status: 'pass' });
     expect(passing.data.map((i) => i.datasource_item_id)).toEqual(
       items.filter((i) => i.status === 'pass').map((i) => i.datasource_item_id),

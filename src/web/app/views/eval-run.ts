@@ -115,7 +115,8 @@ function usageCard(r: EvalRun): HTMLElement {
 
 function itemRow(o: EvalOutputItem): HTMLElement {
   const json = JSON.stringify(o.datasource_item);
-  const output = o.sample?.output.map((m) => m.content).join('\n') ?? null;
+  // A `jsonl` line without a sample shows an empty output: a dash, as before it had a sample object.
+  const output = o.sample.output.length === 0 ? null : o.sample.output.map((m) => m.content).join('\n');
   return h(
     'tr',
     null,
@@ -130,7 +131,7 @@ function itemRow(o: EvalOutputItem): HTMLElement {
       'td',
       null,
       output === null ? h('span', { class: 'muted' }, '—') : h('span', { class: 'prewrap' }, output),
-      o.sample?.error ? h('span', { class: 'error-text small block' }, o.sample.error.message) : null,
+      o.sample.error ? h('span', { class: 'error-text small block' }, o.sample.error.message) : null,
     ),
     h(
       'td',
