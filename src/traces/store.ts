@@ -207,12 +207,12 @@ export class TraceStore {
     if (added > 0 && retentionDays > 0) {
       this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
       await this.rearm();
+    } else if (this.expiresWithin(now, CONSUMER_HOLD_MAX_MS)) {
+      // The consumer's write of this row could land after the expiry's delete and bring back a row whose trace is
+      // gone: none, then. Its row was written when its spans were added (a redelivery adds none, and a retention
+      // just set is a day at least away).
+      index = null;
     }
-    // A trace whose retention ends before its consumer's write surely lands answers no row: the alarm's delete of
-    // the row could come first, and the write would bring back a row whose trace is gone. Its row was written when
-    // its spans were added (a redelivery adds none and does not extend the retention).
-    const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    if (expiresAt !== 0 && expiresAt - now <= CONSUMER_HOLD_MAX_MS) index = null;
     // A storing tenant's append reads nothing more (every span of every export passes here).
     return { added, index, fresh, holdsContent: !storeContent && this.meta('contentHeld') !== null };
   }
@@ -409,10 +409,15 @@ export class TraceStore {
     );
   }
 
+  /** Whether the trace's retention ends within `ms` of `now` (or has ended); false when it is kept until deleted. */
+  private expiresWithin(now: number, ms: number): boolean {
+    const expiresAt = Number(this.meta('expiresAt') ?? '0');
+    return expiresAt !== 0 && expiresAt - now <= ms;
+  }
+
   /** Whether the trace is past its retention: the next {@link alarm} erases it. */
   expired(): boolean {
-    const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    return expiresAt !== 0 && expiresAt <= this.now();
+    return this.expiresWithin(this.now(), 0);
   }
 
   /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */
