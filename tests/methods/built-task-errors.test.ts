@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PairwiseTask, PointwiseTask } from '../../src/engine/task.js';
 import { ApiError } from '../../src/http/errors.js';
+import { thrownBy } from '../support/thrown.js';
 import { planTask, resolveJudge } from '../../src/methods/resolve-judge.js';
 
 const pair = { kind: 'pairwise', question: 'q', answerA: 'a', answerB: 'b' } as PairwiseTask;
@@ -16,20 +17,9 @@ const point: PointwiseTask = {
   aspect: { name: 'quality', description: 'How good the output is.', scale: { min: 1, max: 5 } },
 };
 
-/** The error `plan` throws. */
-function refusal(plan: () => unknown): ApiError {
-  try {
-    plan();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('no refusal');
-}
-
 describe('a task kind the judge does not take', () => {
   it("names the caller's field for a task the service built, with why when given", () => {
-    const e = refusal(() =>
+    const e = thrownBy(ApiError, () =>
       planTask(resolveJudge('debate-summeval', undefined), pair, 'items.3', undefined, {
         field: 'preset',
         why: 'a comparison judges pairs of outputs',
@@ -40,7 +30,7 @@ describe('a task kind the judge does not take', () => {
       /^preset: method "\S+" judges pointwise tasks, not pairwise ones \(a comparison judges pairs of outputs\)$/,
     );
     expect(e.issues).toEqual([{ path: 'preset', message: expect.not.stringMatching(/task\.kind|items/) as string }]);
-    const monitor = refusal(() =>
+    const monitor = thrownBy(ApiError, () =>
       planTask(resolveJudge('fastchat-pair', undefined), point, 'task', undefined, { field: 'judge.preset' }),
     );
     expect(monitor.code).toBe('task_kind_unsupported');
@@ -49,7 +39,7 @@ describe('a task kind the judge does not take', () => {
   });
 
   it("keeps the task's place for a task the caller sent", () => {
-    const e = refusal(() => planTask(resolveJudge('debate-summeval', undefined), pair, 'items.3.task'));
+    const e = thrownBy(ApiError, () => planTask(resolveJudge('debate-summeval', undefined), pair, 'items.3.task'));
     expect(e.code).toBe('task_kind_unsupported');
     expect(e.message).toMatch(/^items\.3\.task\.kind: /);
   });
