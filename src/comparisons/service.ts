@@ -77,15 +77,10 @@ function plannedPair(
   n: number,
   rubric: ResolvedRubric | null,
 ): number {
-  try {
-    return planTask(judge, task, `items.${n}`, rubric?.content);
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== 'task_kind_unsupported') throw e;
-    const why = e.message.replace(/^items\.\d+\.task\.kind: /, '');
-    throw new ApiError(400, e.code, `preset: ${why} (a comparison judges pairs of outputs)`, [
-      { path: 'preset', message: why },
-    ]);
-  }
+  return planTask(judge, task, `items.${n}`, rubric?.content, {
+    field: 'preset',
+    why: 'a comparison judges pairs of outputs',
+  });
 }
 
 function expansionItems(

@@ -235,7 +235,7 @@ export const VARS = {
     integer(0),
     '0',
     'objects',
-    "Most evaluation objects an isolate's readers of many evaluations (a batch's results, an annotation queue's items) open per 12 s; 0 = unpaced. Deployed each object has its own process, so leave it 0; the local runtime sets 1000 because workerd there runs every object in one process whose SQLite heap (512 MiB) holds only ~3,000 resident objects.",
+    "Most evaluation objects an isolate's readers of many evaluations (a batch's results, an annotation queue's items, the archive's moves) open per 12 s; 0 = unpaced. Deployed each object has its own process, so leave it 0; the local runtime sets 1000 because workerd there runs every object in one process whose SQLite heap (512 MiB) holds only ~3,000 resident objects.",
   ),
   LOG_LEVEL: spec(
     logLevel,

@@ -244,13 +244,31 @@ const ENGINE_CODES: ReadonlySet<string> = new Set([
 const NAMES_ITS_FIELD = /^(rubric|task)(\.[\w.]+)?: /;
 
 /**
+ * A task the service builds itself (a comparison's pairs, a monitor's sample of spans): its kind is no field of
+ * the caller's, so a refusal of its kind names `field`, the caller's field that chose the judge (`preset`,
+ * `judge.preset`), with `why` after the message in parentheses when given.
+ */
+export interface BuiltTask {
+  field: string;
+  why?: string;
+}
+
+/**
  * Maps an engine input error (bad preset, config, task or rubric) to a 400 with the engine's code.
  * @param prefix where the task stands in the request (`task`, `items.3.task`): a message that names no field
  *   gets it in front; one that names `task.…` gets the task's place instead (`items.3.task.source: …`); one
  *   about the rubric keeps `rubric…` first and says which item it met (`… (items.3)`).
+ * @param built for a task the service built ({@link BuiltTask}): a refusal of its kind (`task.kind: …`) names
+ *   `built.field` instead, with one issue at that path.
  */
-export function fromEngineError(err: EngineInputError, prefix?: string): ApiError {
+export function fromEngineError(err: EngineInputError, prefix?: string, built?: BuiltTask): ApiError {
   const code: ErrorCode = ENGINE_CODES.has(err.code) ? (err.code as ErrorCode) : 'invalid_config';
+  const named = built ? NAMES_ITS_FIELD.exec(err.message) : null;
+  if (built && named?.[1] === 'task' && named[2] === '.kind') {
+    const why = err.message.slice(named[0].length);
+    const note = built.why === undefined ? '' : ` (${built.why})`;
+    return new ApiError(400, code, `${built.field}: ${why}${note}`, [{ path: built.field, message: why }]);
+  }
   const issues = err.issues?.map((i) => ({ path: prefix ? `${prefix}.${i.path}` : i.path, message: i.message }));
   return new ApiError(400, code, placed(err.message, prefix), issues);
 }

@@ -15,6 +15,7 @@ import type { LlmEnv } from '../llm/settings.js';
 import { settingsFromEnv } from '../llm/settings.js';
 import { LlmSettingsError } from '../llm/settings-error.js';
 import { ApiError, fromEngineError, invalidRequest } from '../http/errors.js';
+import type { BuiltTask } from '../http/errors.js';
 
 /** A resolved judge: the method and its full config (defaults filled). */
 export interface ResolvedJudge {
@@ -64,13 +65,20 @@ export function repeatJudge(
  * Checks that the judge accepts the task and returns its planned first-attempt calls.
  * @param where prefix for the error message, e.g. `items.3.task` in a meta-evaluation.
  * @param rubric the rubric's content it judges by (src/rubrics resolves the request's `rubric`).
+ * @param built for a task the service built: the caller's field a refusal of its kind names (`fromEngineError`).
  * @throws ApiError 400 `task_kind_unsupported` (or another engine code).
  */
-export function planTask(judge: ResolvedJudge, task: Task, where?: string, rubric?: RubricContent): number {
+export function planTask(
+  judge: ResolvedJudge,
+  task: Task,
+  where?: string,
+  rubric?: RubricContent,
+  built?: BuiltTask,
+): number {
   try {
     return plannedCalls(judge.method, createEvaluation(judge.method, judge.config, task, rubric));
   } catch (err) {
-    if (err instanceof EngineInputError) throw fromEngineError(err, where);
+    if (err instanceof EngineInputError) throw fromEngineError(err, where, built);
     throw err;
   }
 }

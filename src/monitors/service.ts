@@ -59,9 +59,7 @@ export async function activeMonitors(env: Bindings, tenant: string, now = Date.n
 /** A 400 of the judge's checks renamed to the monitor's field `field` (the evaluation's checks name their own). */
 function named(err: unknown, field: (path: string) => string): unknown {
   if (!(err instanceof ApiError) || err.status !== 400) return err;
-  // The engine names the task's kind (`task.kind: …`); a monitor's task is built from spans, so the field is the judge.
-  const message = err.message.replace(/^task\.kind: /, '');
-  const issues = (err.issues ?? [{ path: '', message }]).map((i) => ({ ...i, path: field(i.path) }));
+  const issues = (err.issues ?? [{ path: '', message: err.message }]).map((i) => ({ ...i, path: field(i.path) }));
   return new ApiError(400, err.code, `${issues[0]?.path ?? 'judge'}: ${issues[0]?.message ?? err.message}`, issues);
 }
 
@@ -88,6 +86,7 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   }
   const rubric =
     d.judge.rubric === undefined ? null : await resolveRubricRef(env, tenant, d.judge.rubric, 'judge.rubric');
+  const judgeField = rubric ? 'judge.rubric' : 'judge.preset';
   try {
     planTask(
       judge,
@@ -95,9 +94,11 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
       sampleTask({ ...d, judge: { ...d.judge, aspect: PLACEHOLDER_ASPECT } }),
       'task',
       rubric?.content,
+      // A monitor's task is built from spans: its kind is no field of the caller's, the judge is.
+      { field: judgeField },
     );
   } catch (err) {
-    throw named(err, () => (rubric ? 'judge.rubric' : 'judge.preset'));
+    throw named(err, () => judgeField);
   }
   try {
     planTask(judge, sampleTask(d), 'task', rubric?.content);

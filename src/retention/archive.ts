@@ -23,6 +23,8 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { configOf } from '../config/vars.js';
+import { objectReadPaceOf } from '../evaluations/read-pace.js';
+import type { ReadPace } from '../evaluations/read-pace.js';
 import { log, messageOf } from '../log/log.js';
 import { everyTenantDb } from '../config/d1-shards.js';
 import { readWithResultsStatements, taskJsonOf, withResultsOf } from '../evaluations/rows.js';
@@ -129,12 +131,14 @@ async function archivedOf(env: Bindings, due: Due, results: DueReads, now: numbe
  * copies put, one re-check (a DELETE that came meanwhile wins: its copy is erased, it does not move), then the
  * rest erased and their rows dropped in one batch. @returns the chunk's moves and failed moves; when it throws,
  * none of its failures was counted yet.
+ * @param pace the pace of the evaluations' objects opened (src/evaluations/read-pace.ts); null: unpaced
  */
 async function moveChunk(
   env: Bindings,
   db: D1Database,
   chunk: readonly Due[],
   now: number,
+  pace: ReadPace | null,
 ): Promise<Pick<ArchiveReport, 'moved' | 'errors'>> {
   // Each evaluation's statements in order, its row's as many as readWithResultsStatements makes: the results are
   // cut back by those counts, so a change in how the row is read cannot shift the task's or the transcript's.
@@ -155,6 +159,7 @@ async function moveChunk(
   await Promise.all(
     chunk.map(async (d, i) => {
       try {
+        await pace?.take();
         const record = await archivedOf(env, d, reads[i] ?? { row: [], task: undefined, transcript: undefined }, now);
         if (!record) return;
         await putArchived(env, record);
@@ -193,10 +198,14 @@ export async function moveToArchive(env: Bindings, db: D1Database, now: number):
   const config = configOf(env);
   if (config.ARCHIVE_AFTER_DAYS <= 0) return report;
   const due = await dueToMove(db, now - config.ARCHIVE_AFTER_DAYS * DAY_MS, config.RETENTION_DAYS, ARCHIVE_PAGE);
+  // A run opens up to a page of evaluations' objects (their verdict, task, transcript, then their erasure): paced
+  // where the runtime keeps every object in one process, as the other readers of many objects are
+  // (OBJECT_READ_PACE).
+  const pace = objectReadPaceOf(config.OBJECT_READ_PACE);
   for (let i = 0; i < due.length; i += MOVE_CHUNK) {
     const chunk = due.slice(i, i + MOVE_CHUNK);
     try {
-      const r = await moveChunk(env, db, chunk, now);
+      const r = await moveChunk(env, db, chunk, now, pace);
       report.moved += r.moved;
       report.errors += r.errors;
     } catch (e) {

@@ -20,6 +20,8 @@
  *   (0 = kept until `VERDICT_CACHE_TTL_DAYS` stops serving it), {@link EVAL_CACHE_PAGE} entries per run.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
  *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
+ * - A deleted trace's D1 tombstone (`trace_tombstones`) is deleted once no spans consumer can still hold its row
+ *   (src/traces/index-rows.ts `TOMBSTONE_TTL_MS`), {@link TRACE_TOMBSTONE_PAGE} per run.
  * Time comes from the caller (`now`, epoch ms), so tests drive it with rows' timestamps, never sleeps.
  */
 import type { Bindings } from '../config/bindings.js';
@@ -30,6 +32,7 @@ import { eraseUnstoredContent, unerasedContent } from './content.js';
 import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
 import { BATCH_ITEM_QUERIES, eraseBatchItemsDue } from './batch-items.js';
+import { pruneTombstones } from '../traces/index-rows.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
@@ -56,11 +59,17 @@ export const EVAL_CACHE_PAGE = 500;
 export const WEBHOOK_PAGE = 200;
 
 /**
+ * Deleted traces' tombstones one run of a shard deletes: 1,000 a minute, more than a shard's `DELETE
+ * /v1/traces/{id}` calls are expected to be (one statement whatever the count).
+ */
+export const TRACE_TOMBSTONE_PAGE = 1000;
+
+/**
  * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, a read per tenant's
  * page, the due batches' page (./batch-items.ts: its read and one batch of marks), the erasure batches (10
  * evaluations a batch, {@link erasuresPerRun} in all over the pages, each page's last batch perhaps short), the
  * unerased content (two reads, then a read and a batch each), the Evals cache, the webhook events (a read, a
- * batch): 146 at the default 25.
+ * batch), the traces' tombstones: 147 at the default 25.
  */
 export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
@@ -75,7 +84,8 @@ export function retentionQueries(page: number): number {
     Math.floor((erasures + (ERASE_CHUNK - 1) * pages) / ERASE_CHUNK) +
     (2 + 2 * content) +
     1 +
-    2
+    2 +
+    1
   );
 }
 
@@ -94,7 +104,19 @@ export interface RetentionReport {
   webhookEvents: number;
   /** Evals verdict cache entries deleted (a tenant that stores no content, or past its retention). */
   evalCacheEntries: number;
+  /** Deleted traces' tombstones deleted. */
+  traceTombstones: number;
 }
+
+/** A run that did nothing. */
+const NO_RETENTION: Readonly<RetentionReport> = {
+  erased: 0,
+  errors: 0,
+  contentErased: 0,
+  webhookEvents: 0,
+  evalCacheEntries: 0,
+  traceTombstones: 0,
+};
 
 /** What is left of one shard's run's pages. */
 interface RunBudget {
@@ -108,6 +130,8 @@ interface RunBudget {
   webhookEvents: number;
   /** Evals verdict cache entries still to delete. */
   evalCache: number;
+  /** Deleted traces' tombstones still to delete. */
+  traceTombstones: number;
 }
 
 /**
@@ -115,7 +139,7 @@ interface RunBudget {
  * one evaluation's error.
  */
 export async function sweepRetentionShard(env: Bindings, db: D1Database, now: number): Promise<RetentionReport> {
-  const report: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
+  const report: RetentionReport = { ...NO_RETENTION };
   const config = configOf(env);
   const budget: RunBudget = {
     tenants: TENANTS_PER_RUN,
@@ -124,10 +148,10 @@ export async function sweepRetentionShard(env: Bindings, db: D1Database, now: nu
     content: Math.min(config.RETENTION_PAGE, CONTENT_PER_RUN),
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
     evalCache: EVAL_CACHE_PAGE,
+    traceTombstones: TRACE_TOMBSTONE_PAGE,
   };
   await sweepDatabase(env, db, now, report, budget);
-  if (report.erased + report.errors + report.contentErased + report.webhookEvents + report.evalCacheEntries > 0)
-    log('info', 'retention.run', { ...report });
+  if (Object.values(report).some((n) => n > 0)) log('info', 'retention.run', { ...report });
   return report;
 }
 
@@ -136,7 +160,7 @@ export async function sweepRetentionShard(env: Bindings, db: D1Database, now: nu
  * message per shard instead, queues/maintenance.ts).
  */
 export async function sweepRetention(env: Bindings, now: number): Promise<RetentionReport> {
-  const total: RetentionReport = { erased: 0, errors: 0, contentErased: 0, webhookEvents: 0, evalCacheEntries: 0 };
+  const total: RetentionReport = { ...NO_RETENTION };
   for (const db of everyTenantDb(env)) {
     const r = await sweepRetentionShard(env, db, now);
     // Every field, so one added to the report is summed too.
@@ -183,6 +207,11 @@ async function sweepDatabase(
     const deleted = await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS, budget.webhookEvents);
     budget.webhookEvents -= deleted;
     report.webhookEvents += deleted;
+  }
+  if (budget.traceTombstones > 0) {
+    const deleted = await pruneTombstones(db, now, budget.traceTombstones);
+    budget.traceTombstones -= deleted;
+    report.traceTombstones += deleted;
   }
 }
 

@@ -3,9 +3,10 @@
  * `DELETE /v1/traces/{traceId}`: the trace's texts erased everywhere they live. The evaluations made of it (a
  * monitor's, or one created with `source`) hold its texts in their tasks: each is deleted as
  * `DELETE /v1/evaluations/{id}` deletes it; then the trace's object erases its spans, its monitors' records and
- * its index row, and keeps a tombstone (until the retention's deadline the trace had), so a span arriving later is
- * dropped and a repeat answers 204; then the evaluations in D1 whose `source.traceId` is the trace and the object
- * never recorded (a link that failed, or one made around the erase) are deleted too.
+ * its index row, and keeps a tombstone (in the object until the retention's deadline the trace had; in D1 for
+ * `TOMBSTONE_TTL_MS`, ./index-rows.ts), so a span arriving later is dropped and a repeat answers 204; then the
+ * evaluations in D1 whose `source.traceId` is the trace and the object never recorded (a link that failed, or one
+ * made around the erase) are deleted too.
  */
 import type { Bindings } from '../config/bindings.js';
 import { ApiError } from '../http/errors.js';

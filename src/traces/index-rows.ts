@@ -2,8 +2,25 @@
  * @module
  * The thin per-trace index in the tenant's D1 database (`traces`, migrations/0018_traces.sql): one row per
  * trace, written by the spans' consumer from what the trace's object answers (./ingest.ts), deleted with the trace
- * (a deleted trace's tombstone beside it, `trace_tombstones`, migrations/0044_trace_tombstones.sql).
+ * (a deleted trace's tombstone beside it, `trace_tombstones`, migrations/0044_trace_tombstones.sql, for
+ * {@link TOMBSTONE_TTL_MS}).
  */
+
+/**
+ * The longest a spans consumer holds an index row it read from a trace's object before writing it, ms: 15 min.
+ * The read and the write are one invocation of the consumer (src/traces/ingest.ts `deliverSpanMessages`), and a
+ * Queues consumer invocation lasts 15 min of wall-clock time at most ("Consumer duration (wall clock time)",
+ * https://developers.cloudflare.com/queues/platform/limits/). A retried message (`retry_delay`, `max_retries` in
+ * wrangler.toml) is a new invocation, which reads the row again from the object: a deleted trace's answers none.
+ */
+export const CONSUMER_HOLD_MAX_MS = 15 * 60_000;
+
+/**
+ * How long a deleted trace's D1 tombstone is kept, ms: 1 h, 4 × {@link CONSUMER_HOLD_MAX_MS}. Past it no consumer
+ * still holds a row read before the delete, and the trace's object keeps its own tombstone, which answers no row
+ * to a later span. The cron's retention run deletes older ones ({@link pruneTombstones}).
+ */
+export const TOMBSTONE_TTL_MS = 4 * CONSUMER_HOLD_MAX_MS;
 
 /** One trace's index row (times in ms). */
 export interface TraceIndexRow {
@@ -58,6 +75,21 @@ export async function tombstoneIndexRow(db: D1Database, tenant: string, traceId:
       .bind(tenant, traceId, at),
     db.prepare('DELETE FROM traces WHERE tenant = ? AND trace_id = ?').bind(tenant, traceId),
   ]);
+}
+
+/**
+ * Deletes up to `limit` tombstones older than {@link TOMBSTONE_TTL_MS} at `now` (epoch ms), oldest first, in one
+ * statement (`trace_tombstones_by_time`, migrations/0045). @returns how many it deleted.
+ */
+export async function pruneTombstones(db: D1Database, now: number, limit: number): Promise<number> {
+  const r = await db
+    .prepare(
+      `DELETE FROM trace_tombstones WHERE (tenant, trace_id) IN (
+         SELECT tenant, trace_id FROM trace_tombstones WHERE deleted_at < ? ORDER BY deleted_at LIMIT ?)`,
+    )
+    .bind(now - TOMBSTONE_TTL_MS, limit)
+    .run();
+  return r.meta.changes;
 }
 
 /** Deletes a trace's row and its tombstone, if any (the trace's object forgets it: its retention ended). */

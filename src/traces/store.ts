@@ -15,12 +15,13 @@
  *   becomes its sha-256 ({@link TraceStore.eraseContent}, ./content.ts);
  * - `DELETE /v1/traces/{id}` erases it all at once ({@link TraceStore.erase}) and leaves a tombstone, so a span
  *   arriving later (a queue redelivery, a re-export) is dropped rather than kept again, until the retention's
- *   deadline the trace had (it erases the tombstone too).
+ *   deadline the trace had; its D1 tombstone, which keeps the index row out, lasts `TOMBSTONE_TTL_MS`
+ *   (./index-rows.ts).
  */
 import type { NormalizedSpan } from './span-schema.js';
 import { NormalizedSpanSchema } from './span-schema.js';
 import type { TraceIndexRow } from './index-rows.js';
-import { deleteIndexRow, tombstoneIndexRow } from './index-rows.js';
+import { CONSUMER_HOLD_MAX_MS, deleteIndexRow, tombstoneIndexRow } from './index-rows.js';
 import { nanosToMs, treeOrder } from './tree.js';
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { withoutContent } from './content.js';
@@ -85,7 +86,8 @@ export interface AppendOutcome {
   added: number;
   /**
    * The trace's index row as it stands, for the caller to write (every answer carries it: a repeat heals a lost
-   * write); null for a deleted trace, which keeps none.
+   * write); null for a deleted trace, which keeps none, and for one whose retention ends within
+   * `CONSUMER_HOLD_MAX_MS` (the write could land after the expiry's delete).
    */
   index: TraceIndexRow | null;
 }
@@ -205,6 +207,11 @@ export class TraceStore {
     if (added > 0 && retentionDays > 0) {
       this.setMeta('expiresAt', String(now + retentionDays * DAY_MS));
       await this.rearm();
+    } else if (this.expiresWithin(now, CONSUMER_HOLD_MAX_MS)) {
+      // The consumer's write of this row could land after the expiry's delete and bring back a row whose trace is
+      // gone: none, then. Its row was written when its spans were added (a redelivery adds none, and a retention
+      // just set is a day at least away).
+      index = null;
     }
     // A storing tenant's append reads nothing more (every span of every export passes here).
     return { added, index, fresh, holdsContent: !storeContent && this.meta('contentHeld') !== null };
@@ -402,10 +409,15 @@ export class TraceStore {
     );
   }
 
+  /** Whether the trace's retention ends within `ms` of `now` (or has ended); false when it is kept until deleted. */
+  private expiresWithin(now: number, ms: number): boolean {
+    const expiresAt = Number(this.meta('expiresAt') ?? '0');
+    return expiresAt !== 0 && expiresAt - now <= ms;
+  }
+
   /** Whether the trace is past its retention: the next {@link alarm} erases it. */
   expired(): boolean {
-    const expiresAt = Number(this.meta('expiresAt') ?? '0');
-    return expiresAt !== 0 && expiresAt <= this.now();
+    return this.expiresWithin(this.now(), 0);
   }
 
   /** The alarm: past the retention, the trace and its index row are erased; else the next deadline is armed. */

@@ -121,7 +121,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/client': ['index.ts', 'sse.ts'],
   'src/verdict-cache': ['hit.ts', 'plan.ts', 'rows.ts', 'schemas.ts'],
   'src/waves': ['coordinator.ts', 'item.ts', 'rpc.ts'],
-  'src/traces': ['ingest.ts', 'links.ts', 'otlp-logs.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
+  'src/traces': ['index-rows.ts', 'ingest.ts', 'links.ts', 'otlp-logs.ts', 'rpc.ts', 'span-schema.ts', 'store.ts'],
   'src/monitors': ['runner.ts'],
   'src/exports': ['copies.ts', 'delivery.ts'],
   'src/spread-copies': ['copies.ts'],

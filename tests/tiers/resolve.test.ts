@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
+import { thrownBy } from '../support/thrown.js';
 import { resolveJudge } from '../../src/methods/resolve-judge.js';
 import { resolveTier } from '../../src/tiers/resolve.js';
 
@@ -19,16 +20,6 @@ const TWO = {
 const judge = resolveJudge('fastchat-pair', undefined);
 const mixed = resolveJudge('chateval-faireval', { agents: [{ provider: 'slow' }, {}] });
 
-function refusal(f: () => unknown): ApiError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected a 400');
-}
-
 describe('resolveTier', () => {
   it("takes the request's tier where every provider of the judge offers it", () => {
     expect(resolveTier(FLEX, judge, { tier: 'flex', flexFallback: 'wait' }, null)).toEqual({
@@ -42,20 +33,20 @@ describe('resolveTier', () => {
   });
 
   it('refuses a tier a provider lacks with a 400 naming that provider and how it is declared', () => {
-    const e = refusal(() => resolveTier(BASE, judge, { tier: 'flex' }, null));
+    const e = thrownBy(ApiError, () => resolveTier(BASE, judge, { tier: 'flex' }, null));
     expect(e.status).toBe(400);
     expect(e.code).toBe('tier_unsupported');
     expect(e.message).toBe(
       'tier: provider "default" does not offer the flex tier (this deployment declares it with LLM_SUPPORTS_FLEX)',
     );
-    const m = refusal(() => resolveTier(TWO, mixed, { tier: 'flex' }, null));
+    const m = thrownBy(ApiError, () => resolveTier(TWO, mixed, { tier: 'flex' }, null));
     expect(m.message).toContain('provider "slow" does not offer the flex tier');
     expect(m.message).toContain('"supportsFlex" in LLM_PROVIDERS');
   });
 
   it('takes the batch tier where it is declared, and refuses it where not', () => {
     expect(resolveTier({ ...BASE, LLM_SUPPORTS_BATCH: 'true' }, judge, { tier: 'batch' }, null).tier).toBe('batch');
-    const e = refusal(() => resolveTier(BASE, judge, { tier: 'batch' }, null));
+    const e = thrownBy(ApiError, () => resolveTier(BASE, judge, { tier: 'batch' }, null));
     expect(e.code).toBe('tier_unsupported');
     expect(e.message).toContain('provider "default" does not offer the batch tier');
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
-import { judgeModel, failure, sdk } from './openai-support.js';
+import { EXACT_CHECK, judgeModel, failure, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -16,14 +16,6 @@ const ITEM_SCHEMA = {
   type: 'object',
   properties: { question: { type: 'string' }, answer: { type: 'string' } },
   required: ['question', 'answer'],
-};
-
-const exact = {
-  type: 'string_check' as const,
-  name: 'exact',
-  operation: 'eq' as const,
-  input: '{{sample.output_text}}',
-  reference: '{{item.answer}}',
 };
 
 /** The `issues` paths of an error body. */
@@ -39,7 +31,7 @@ describe('evals CRUD through the openai SDK', () => {
       name: 'capitals',
       metadata: { team: 'geo' },
       data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
-      testing_criteria: [exact],
+      testing_criteria: [EXACT_CHECK],
     });
     expect(created).toMatchObject({ object: 'eval', name: 'capitals', metadata: { team: 'geo' } });
     expect(created.id).toMatch(/^eval_/);
@@ -50,7 +42,7 @@ describe('evals CRUD through the openai SDK', () => {
         required: ['item', 'sample'],
       }) as unknown,
     });
-    expect(created.testing_criteria).toEqual([exact]);
+    expect(created.testing_criteria).toEqual([EXACT_CHECK]);
     expect(await client.evals.retrieve(created.id)).toEqual(created);
 
     const more = [];
@@ -59,7 +51,7 @@ describe('evals CRUD through the openai SDK', () => {
         await client.evals.create({
           name,
           data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
-          testing_criteria: [{ ...exact, input: '{{item.question}}' }],
+          testing_criteria: [{ ...EXACT_CHECK, input: '{{item.question}}' }],
         }),
       );
     }
@@ -92,7 +84,7 @@ describe('evals CRUD through the openai SDK', () => {
           type: 'multi',
           name: 'blend',
           graders: {
-            e: { ...exact, name: 'e', input: '{{item.question}}' },
+            e: { ...EXACT_CHECK, name: 'e', input: '{{item.question}}' },
             f: {
               type: 'text_similarity',
               name: 'f',
@@ -126,7 +118,7 @@ describe('evals CRUD through the openai SDK', () => {
 
   it('refuses logs and stored_completions, saying what to send instead', async () => {
     for (const type of ['logs', 'stored_completions'] as const) {
-      const e = await failure(client.evals.create({ data_source_config: { type }, testing_criteria: [exact] }));
+      const e = await failure(client.evals.create({ data_source_config: { type }, testing_criteria: [EXACT_CHECK] }));
       expect(e.status).toBe(400);
       expect(pathsOf(e)).toEqual(['data_source_config.type']);
       expect(e.message).toMatch(/"custom".*item_schema/);
@@ -139,13 +131,13 @@ describe('evals CRUD through the openai SDK', () => {
         data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
         testing_criteria: criteria as never,
       });
-    const badType = await failure(body([{ ...exact, type: 'regex_check' }]));
+    const badType = await failure(body([{ ...EXACT_CHECK, type: 'regex_check' }]));
     expect(badType.status).toBe(400);
     expect(pathsOf(badType)[0]).toMatch(/^testing_criteria\.0/);
-    const missing = await failure(body([{ ...exact, input: '{{item.city}}', reference: '{{item.answer}}' }]));
+    const missing = await failure(body([{ ...EXACT_CHECK, input: '{{item.city}}', reference: '{{item.answer}}' }]));
     expect(pathsOf(missing)).toEqual(['testing_criteria.0.input']);
     expect(missing.message).toMatch(/"city"/);
-    const noSample = await failure(body([exact]));
+    const noSample = await failure(body([EXACT_CHECK]));
     expect(pathsOf(noSample)).toEqual(['testing_criteria.0.input']);
     const threshold = await failure(
       body([
@@ -172,7 +164,7 @@ describe('evals CRUD through the openai SDK', () => {
         data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
         testing_criteria: criteria as never,
       });
-    const typo = await failure(evalBody([{ ...exact, case_sensitive: false }]));
+    const typo = await failure(evalBody([{ ...EXACT_CHECK, case_sensitive: false }]));
     expect(typo).toMatchObject({ status: 400, param: 'testing_criteria.0.case_sensitive' });
     expect(typo.message).toMatch(/case_sensitive/);
     const scoreParams = await failure(
@@ -188,7 +180,7 @@ describe('evals CRUD through the openai SDK', () => {
     );
     expect(scoreParams.param).toBe('testing_criteria.0.sampling_params.presence_penalty');
 
-    const ev = await evalBody([exact]);
+    const ev = await evalBody([EXACT_CHECK]);
     const run = (dataSource: object) => failure(client.evals.runs.create(ev.id, { data_source: dataSource as never }));
     const sampled = (type: 'completions' | 'responses', sampling_params: object) => ({
       type,
@@ -221,7 +213,7 @@ describe("errors in OpenAI's shape on the Evals routes", () => {
     const missing = await failure(
       client.evals.create({
         data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA },
-        testing_criteria: [{ ...exact, input: '{{item.city}}' }],
+        testing_criteria: [{ ...EXACT_CHECK, input: '{{item.city}}' }],
       }),
     );
     expect(missing).toMatchObject({
@@ -242,7 +234,7 @@ describe("errors in OpenAI's shape on the Evals routes", () => {
     const badRun = await failure(client.evals.runs.retrieve('evalrun_nope', { eval_id: 'eval_nope' }));
     expect(badRun).toMatchObject({ status: 404, code: 'not_found', type: 'invalid_request_error' });
     const grader = await failure(
-      client.fineTuning.alpha.graders.validate({ grader: { ...exact, operation: 'regex' as never } }),
+      client.fineTuning.alpha.graders.validate({ grader: { ...EXACT_CHECK, operation: 'regex' as never } }),
     );
     expect(grader).toMatchObject({ status: 400, param: 'grader.operation', code: 'invalid_request' });
     const query = await failure(client.evals.list({ limit: 2, dry_run: true } as never));
@@ -267,8 +259,8 @@ describe('graders run and validate through the openai SDK', () => {
 
   it('string_check, text_similarity and multi give their computed rewards', async () => {
     const item = { answer: 'Paris' };
-    expect((await run({ ...exact }, 'Paris', item)).reward).toBe(1);
-    expect((await run({ ...exact, operation: 'ilike' }, 'it is PARIS', item)).reward).toBe(1);
+    expect((await run({ ...EXACT_CHECK }, 'Paris', item)).reward).toBe(1);
+    expect((await run({ ...EXACT_CHECK, operation: 'ilike' }, 'it is PARIS', item)).reward).toBe(1);
     const sim = await run(
       {
         type: 'text_similarity',
@@ -286,7 +278,7 @@ describe('graders run and validate through the openai SDK', () => {
       {
         type: 'multi',
         name: 'combo',
-        graders: { a: { ...exact, name: 'a' }, b: { ...exact, name: 'b', operation: 'ne' } },
+        graders: { a: { ...EXACT_CHECK, name: 'a' }, b: { ...EXACT_CHECK, name: 'b', operation: 'ne' } },
         calculate_output: '0.25 * a + 0.75 * max(a, b)',
       },
       'Paris',
@@ -316,7 +308,7 @@ describe('graders run and validate through the openai SDK', () => {
   });
 
   it('validate answers a good grader back and refuses python with unsupported_grader', async () => {
-    expect(await client.fineTuning.alpha.graders.validate({ grader: exact })).toEqual({ grader: exact });
+    expect(await client.fineTuning.alpha.graders.validate({ grader: EXACT_CHECK })).toEqual({ grader: EXACT_CHECK });
     const e = await failure(
       client.fineTuning.alpha.graders.validate({ grader: { type: 'python', name: 'p', source: 'x' } }),
     );

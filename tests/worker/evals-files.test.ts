@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
-import { failure, sdk } from './openai-support.js';
+import { EXACT_CHECK, failure, sdk } from './openai-support.js';
 import { WAIT_MS } from '../support/patience.js';
 import { bodyText } from '../support/body-text.js';
 
@@ -47,15 +47,7 @@ describe('files for eval data through the openai SDK', () => {
     const file = await client.files.create({ file: new File([JSONL], 'items.jsonl'), purpose: 'evals' });
     const ev = await client.evals.create({
       data_source_config: { type: 'custom', item_schema: ITEM_SCHEMA, include_sample_schema: true },
-      testing_criteria: [
-        {
-          type: 'string_check',
-          name: 'exact',
-          operation: 'eq',
-          input: '{{sample.output_text}}',
-          reference: '{{item.answer}}',
-        },
-      ],
+      testing_criteria: [EXACT_CHECK],
     });
     const created = await client.evals.runs.create(ev.id, {
       data_source: { type: 'jsonl', source: { type: 'file_id', id: file.id } },

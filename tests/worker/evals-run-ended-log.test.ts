@@ -10,7 +10,7 @@ import { endRun } from '../../src/evals/run-rows.js';
 import { pollUntil, testEnv } from './helpers.js';
 import { capturingLogLines } from './log-capture.js';
 import type { LoggedLine } from './log-capture.js';
-import { sdk } from './openai-support.js';
+import { EXACT_CHECK, sdk } from './openai-support.js';
 
 const client = sdk();
 
@@ -31,15 +31,7 @@ async function createEval(): Promise<string> {
       item_schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
       include_sample_schema: true,
     },
-    testing_criteria: [
-      {
-        type: 'string_check',
-        name: 'exact',
-        operation: 'eq',
-        input: '{{sample.output_text}}',
-        reference: '{{item.answer}}',
-      },
-    ],
+    testing_criteria: [EXACT_CHECK],
   });
   return ev.id;
 }

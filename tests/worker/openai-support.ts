@@ -16,6 +16,15 @@ import { bodyText } from '../support/body-text.js';
 /** Base URL the SDK is given (the host is never resolved: requests go to the Worker in-process). */
 export const BASE_URL = 'http://tribunal.test/v1';
 
+/** A `string_check` grader that needs no model: the sample's text equals the item's `answer`. */
+export const EXACT_CHECK = {
+  type: 'string_check' as const,
+  name: 'exact',
+  operation: 'eq' as const,
+  input: '{{sample.output_text}}',
+  reference: '{{item.answer}}',
+};
+
 /** Options of {@link sdk}. */
 export interface SdkOptions {
   /** Bindings over the test's; set = requests go to the app directly instead of the Worker entry. */

@@ -4,7 +4,7 @@
  * turn; a release reaches the gate when no ask comes with it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProviderGateObject } from '../../src/provider-gate/rpc.js';
+import type { ProviderGateEnv, ProviderGateObject } from '../../src/provider-gate/rpc.js';
 import { providerGateOf, providerGateStub } from '../../src/provider-gate/worker-gate.js';
 import { testEnv } from './helpers.js';
 import { capturingLogLines } from './log-capture.js';
@@ -94,12 +94,37 @@ async function settledNow(p: Promise<unknown>): Promise<boolean> {
 
 const attempt = (model: string, callId: string) => ({ provider: 'default', model, callId, attempt: 1 });
 
+/** The gate of evaluation `evaluationId` of `tenant` through `env`'s namespace (on in the test bindings). */
+function gateOf<T extends ProviderGateObject>(env: ProviderGateEnv<T>, tenant: string, evaluationId: string) {
+  const gate = providerGateOf(env, { tenant, evaluationId });
+  if (!gate) throw new Error('the provider gate is off in the test bindings');
+  return gate;
+}
+
+/**
+ * An ask of evaluation `ev_<key>` (tenant `tn_<key>`) through {@link countedGates} with `hold`'s calls held, in a
+ * window of `slots`, which its holder can withdraw (`controller`); with `heldBy`, another tenant takes one slot
+ * first (lease `hold/<heldBy>`).
+ */
+async function withdrawableAsk(key: string, hold: 'exchange' | 'withdraw', slots: number, heldBy?: string) {
+  const model = `mock-judge?seed=exchange-${key}-${Date.now()}`;
+  const counted = countedGates(
+    { PROVIDER_CONCURRENCY_MAX: String(slots), PROVIDER_CONCURRENCY_START: String(slots) },
+    hold,
+  );
+  const stub = providerGateStub(testEnv, 'default', model);
+  if (heldBy !== undefined) await stub.acquire(`hold/${heldBy}`, 'tn_other', { start: 1, max: 1 });
+  const gate = gateOf(counted.env, `tn_${key}`, `ev_${key}`);
+  const controller = new AbortController();
+  const asked = gate.acquire(attempt(model, 'x'), controller.signal);
+  return { ...counted, stub, controller, asked };
+}
+
 describe("the provider gate's exchange", () => {
   it('takes one RPC per wave of a debate and one for its last releases: 5 for 8 attempts (was an acquire and a release each, 16)', async () => {
     const model = `mock-judge?seed=exchange-waves-${Date.now()}`;
     const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64' });
-    const gate = providerGateOf(env, { tenant: 'tn_exchange', evaluationId: 'ev_waves' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf(env, 'tn_exchange', 'ev_waves');
     // Four waves of two calls, each asked for in the turn the wave before it ended in: the object's call pool
     // launches a call in the turn of the result that made it ready.
     let leases = await Promise.all([gate.acquire(attempt(model, 'w1a')), gate.acquire(attempt(model, 'w1b'))]);
@@ -123,9 +148,8 @@ describe("the provider gate's exchange", () => {
     const model = `mock-judge?seed=exchange-wait-${Date.now()}`;
     // One shard of two slots.
     const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
-    const first = providerGateOf(env, { tenant: 'tn_first', evaluationId: 'ev_first' });
-    const second = providerGateOf(env, { tenant: 'tn_second', evaluationId: 'ev_second' });
-    if (!first || !second) throw new Error('the provider gate is off in the test bindings');
+    const first = gateOf(env, 'tn_first', 'ev_first');
+    const second = gateOf(env, 'tn_second', 'ev_second');
     const [a, b] = await Promise.all([first.acquire(attempt(model, 'a')), first.acquire(attempt(model, 'b'))]);
     // The window is full: the second evaluation's ask is not granted by the exchange and waits in `acquire`.
     const waiting = second.acquire(attempt(model, 'c'));
@@ -146,8 +170,7 @@ describe("the provider gate's exchange", () => {
     const model = `mock-judge?seed=exchange-full-${Date.now()}`;
     // One shard of two slots, both held by this evaluation.
     const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' });
-    const gate = providerGateOf(env, { tenant: 'tn_full', evaluationId: 'ev_full' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf(env, 'tn_full', 'ev_full');
     const [a, b] = await Promise.all([gate.acquire(attempt(model, 'a')), gate.acquire(attempt(model, 'b'))]);
     a.release('ok');
     b.release('ok');
@@ -181,8 +204,7 @@ describe("the provider gate's exchange", () => {
         });
       },
     } as unknown as typeof ns;
-    const gate = providerGateOf({ ...env, PROVIDER_GATE: failing }, { tenant: 'tn_failed', evaluationId: 'ev_failed' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf({ ...env, PROVIDER_GATE: failing }, 'tn_failed', 'ev_failed');
     const [a, b] = await Promise.all([gate.acquire(attempt(model, 'a')), gate.acquire(attempt(model, 'b'))]);
     const stub = providerGateStub(testEnv, 'default', model);
     // Both asks went through the gate (granted, counted in its window), not around it.
@@ -205,8 +227,7 @@ describe("the provider gate's exchange", () => {
     const lossy = repliesLost(ns, ['exchange'], () => {
       controller.abort();
     });
-    const gate = providerGateOf({ ...env, PROVIDER_GATE: lossy }, { tenant: 'tn_lost', evaluationId: 'ev_lost' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf({ ...env, PROVIDER_GATE: lossy }, 'tn_lost', 'ev_lost');
     const stub = providerGateStub(testEnv, 'default', model);
     // Answered at once as not granted: its holder sends nothing.
     await gate.acquire(attempt(model, 'a'), controller.signal);
@@ -217,18 +238,13 @@ describe("the provider gate's exchange", () => {
   });
 
   it('a grant that crosses a withdraw in flight goes back at once, and the withdraw finds nothing waiting', async () => {
-    const model = `mock-judge?seed=exchange-crossed-${Date.now()}`;
     // One slot, held by another tenant; this evaluation's withdraw reaches the object only when the test says.
-    const { env, calls, letGo, held, answers } = countedGates(
-      { PROVIDER_CONCURRENCY_MAX: '1', PROVIDER_CONCURRENCY_START: '1' },
+    const { calls, letGo, held, answers, stub, controller, asked } = await withdrawableAsk(
+      'crossed',
       'withdraw',
+      1,
+      'crossed',
     );
-    const stub = providerGateStub(testEnv, 'default', model);
-    await stub.acquire('hold/crossed', 'tn_other', { start: 1, max: 1 });
-    const gate = providerGateOf(env, { tenant: 'tn_crossed', evaluationId: 'ev_crossed' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
-    const controller = new AbortController();
-    const asked = gate.acquire(attempt(model, 'x'), controller.signal);
     await expect.poll(async () => (await stub.stats()).waiting).toBe(1);
     // Its evaluation ends: answered at once, without a slot; the withdraw is on its way.
     controller.abort();
@@ -246,37 +262,23 @@ describe("the provider gate's exchange", () => {
   });
 
   it('an ask withdrawn while its exchange is out is answered at once; the grant the exchange brings back goes back', async () => {
-    const model = `mock-judge?seed=exchange-open-grant-${Date.now()}`;
-    const { env, calls, letGo, held } = countedGates(
-      { PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' },
-      'exchange',
-    );
-    const gate = providerGateOf(env, { tenant: 'tn_open', evaluationId: 'ev_open_grant' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
-    const controller = new AbortController();
-    const asked = gate.acquire(attempt(model, 'x'), controller.signal);
+    const { calls, letGo, held, stub, controller, asked } = await withdrawableAsk('open-grant', 'exchange', 2);
     await held;
     controller.abort();
     expect(await settledNow(asked)).toBe(true);
     letGo();
-    const stub = providerGateStub(testEnv, 'default', model);
     await expect.poll(() => calls).toEqual(['exchange', 'exchange']);
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
     expect(await stub.stats()).toMatchObject({ waiting: 0, granted: 1 });
   });
 
   it('an ask withdrawn while its exchange is out goes no further when the exchange could not grant it: no wait in acquire', async () => {
-    const model = `mock-judge?seed=exchange-open-null-${Date.now()}`;
-    const { env, calls, letGo, held, answers } = countedGates(
-      { PROVIDER_CONCURRENCY_MAX: '1', PROVIDER_CONCURRENCY_START: '1' },
+    const { calls, letGo, held, answers, stub, controller, asked } = await withdrawableAsk(
+      'open-null',
       'exchange',
+      1,
+      'open',
     );
-    const stub = providerGateStub(testEnv, 'default', model);
-    await stub.acquire('hold/open', 'tn_other', { start: 1, max: 1 });
-    const gate = providerGateOf(env, { tenant: 'tn_open', evaluationId: 'ev_open_null' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
-    const controller = new AbortController();
-    const asked = gate.acquire(attempt(model, 'y'), controller.signal);
     await held;
     controller.abort();
     expect(await settledNow(asked)).toBe(true);
@@ -311,8 +313,7 @@ describe("the provider gate's exchange", () => {
       },
     } as unknown as typeof testEnv.PROVIDER_GATE;
     const env = { ...testEnv, PROVIDER_GATE: down };
-    const gate = providerGateOf(env, { tenant: 'tn_down', evaluationId: 'ev_down' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf(env, 'tn_down', 'ev_down');
     const { lines } = await capturingLogLines(async () => {
       await gate.acquire(attempt(model, 'a'));
       await gate.acquire(attempt(model, 'b'));
@@ -330,8 +331,7 @@ describe("the provider gate's exchange", () => {
     // The gate applies the exchange and the re-ask (the same lease: an ask is idempotent); both replies are lost.
     const lossy = repliesLost(testEnv.PROVIDER_GATE, ['exchange', 'acquire']);
     const env = { ...testEnv, PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2', PROVIDER_GATE: lossy };
-    const gate = providerGateOf(env, { tenant: 'tn_lost2', evaluationId: 'ev_lost2' });
-    if (!gate) throw new Error('the provider gate is off in the test bindings');
+    const gate = gateOf(env, 'tn_lost2', 'ev_lost2');
     const stub = providerGateStub(testEnv, 'default', model);
     await capturingLogLines(() => gate.acquire(attempt(model, 'a')));
     expect((await stub.stats()).granted).toBe(1);

@@ -281,45 +281,6 @@ describe('DELETE /v1/traces/{traceId}', () => {
     expect((await api(`/v1/traces/${newTraceId()}`, { method: 'DELETE' })).status).toBe(404);
   });
 
-  it('a consumer batch whose object answered the index row just before the DELETE does not write it back after', async () => {
-    const traceId = newTraceId();
-    const spans = normalizeRequest(exportOf(traceId, `raced ${newTestId('m')}`, `race-${newTestId('svc')}`)).spans;
-    const db = tenantDb(testEnv, 'default');
-    const rowOf = () => db.prepare('SELECT 1 AS x FROM traces WHERE trace_id = ?').bind(traceId).first();
-    // The consumer's D1 (`D1_SHARDS` 0: the tenant's database is DB): the DELETE runs between the trace object's
-    // answer and the consumer's index write, as a delete landing while a batch is under way does.
-    let deleted = 0;
-    const racing = new Proxy(testEnv.DB, {
-      get(target, key) {
-        const v: unknown = Reflect.get(target, key);
-        if (typeof v !== 'function') return v;
-        const bound = (v as (...a: unknown[]) => unknown).bind(target);
-        if (key !== 'batch') return bound;
-        return async (...args: unknown[]) => {
-          deleted = (await api(`/v1/traces/${traceId}`, { method: 'DELETE' })).status;
-          return bound(...args);
-        };
-      },
-    });
-    await deliverSpans({ ...testEnv, DB: racing }, { tenant: 'default', retentionDays: 30, spans });
-    expect(deleted).toBe(204);
-    expect((await api(`/v1/traces/${traceId}`)).status).toBe(404);
-    expect(await rowOf()).toBeNull();
-    // A redelivery after the erase writes none either (the object answers no row), and the tombstone goes when
-    // the trace's object drops its own, at the retention deadline the trace had.
-    await deliverSpans(testEnv, { tenant: 'default', retentionDays: 30, spans });
-    expect(await rowOf()).toBeNull();
-    const tombstone = () => db.prepare('SELECT 1 AS x FROM trace_tombstones WHERE trace_id = ?').bind(traceId).first();
-    expect(await tombstone()).not.toBeNull();
-    const stub = traceStub(testEnv, 'default', traceId);
-    await runInDurableObject(stub, async (_o, state) => {
-      state.storage.sql.exec(`UPDATE meta SET value = '1' WHERE key = 'expiresAt'`);
-      await state.storage.setAlarm(Date.now() + 60_000);
-    });
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await tombstone()).toBeNull();
-  });
-
   it('leaves the tombstone with the wipe: a crash after it keeps a later span out', async () => {
     const tenant = `erase-${newTestId('t')}`;
     const traceId = newTraceId();
