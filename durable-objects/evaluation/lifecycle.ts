@@ -124,7 +124,7 @@ export class Lifecycle {
   ): Promise<StatusResult> {
     let job: StartJob;
     // Held here before D1 knew it (src/evaluations/held-start.ts): D1 keeps no copy of its task, the object does.
-    let noTaskCopy = this.instance.store.held() !== null;
+    let noTaskCopy = this.instance.store.holds();
     if (given) {
       job = given;
     } else {

@@ -33,9 +33,8 @@ export class EvaluationStore {
   /** True while the `evaluation` row is known not to exist (a new object, before {@link insertMeta}). */
   private noMeta: boolean;
   /**
-   * Every `results` row, in recording order, while this instance knows them all: it made the table (a new
-   * object, or one dropped whole) or emptied it, and stored each row since. Null: read the table. The final
-   * write then reads its calls from here instead of from SQLite: one statement less per verdict.
+   * Every `results` row, in recording order, while this instance knows them all (it made or emptied the table and
+   * stored each row since; null: read the table): the final write reads its calls here, one statement less.
    */
   private knownResults: KnownResult[] | null;
 
@@ -92,8 +91,7 @@ export class EvaluationStore {
   /**
    * After {@link eraseAll}: the object's database is dropped whole (`deleteAll`: its files are made anew) and
    * made again with only the `ended` marker, so no earlier version of a row (an update moves a row and leaves
-   * the old one in the page's free space, which {@link eraseAll} cannot reach) stays in the file. Null: no marker
-   * either (a held job whose evaluation D1 never got: ./held.ts).
+   * the old one in the page's free space, which {@link eraseAll} cannot reach) stays in the file. Null: no marker.
    */
   async dropFiles(marker: EndedRow | null): Promise<void> {
     await this.storage.deleteAll();
@@ -181,6 +179,10 @@ export class EvaluationStore {
     return row ? (JSON.parse(row.job) as StartJob) : null;
   }
 
+  /** Whether a job is held ({@link held} without reading it). */
+  holds(): boolean {
+    return !this.missing.has('held') && this.sql.exec('SELECT 1 FROM held').toArray().length > 0;
+  }
   /** Drops the held job: the `evaluation` row holds its task now. */
   dropHeld(): void {
     if (!this.missing.has('held')) this.sql.exec('DELETE FROM held');
