@@ -54,7 +54,8 @@ export async function insertHeld(db: D1Database, a: HeldAdmission): Promise<Held
   const { row } = a;
   const after = [...countedStatements(db, row.id, a.countedBy), admittedRowStatement(db, row.id)];
   const result = await insertEvaluation(db, row, null, after, a.decisions);
-  if (result.inserted) return { inserted: true, admitted: (result.after.at(-1)?.results[0] as AdmittedRow) ?? null };
+  if (result.inserted)
+    return { inserted: true, admitted: (result.after.at(-1)?.results[0] as AdmittedRow | undefined) ?? null };
   // Without a key, the row of this id was there already (a repeat): reported, as a key's holder is.
   return { inserted: false, existing: result.existing ?? (await getEvaluation(db, row.tenant, row.id)) };
 }
