@@ -123,6 +123,7 @@ export class FinalWriter {
           // Known, or unknown after an eviction (an item of a batch, maybe: the window's claim finds out).
           ...(evaluation.batchId !== undefined ? { batchId: evaluation.batchId } : {}),
           ...(evaluation.cacheEntry !== undefined ? { cacheEntry: evaluation.cacheEntry } : {}),
+          ...(evaluation.noTaskCopy ? { taskCopy: false as const } : {}),
           method: evaluation.meta.method,
           defaultMaxRunning: deploymentDefaults(env).maxRunning,
           readBack,

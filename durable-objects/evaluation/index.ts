@@ -20,7 +20,13 @@ import type { Bindings } from '../../src/config/bindings.js';
 import { applyLogLevel } from '../../src/config/vars.js';
 import { PipelineError } from '../../src/evaluations/pipeline-error.js';
 import type { EvaluationError, EvaluationEvent } from '../../src/evaluations/live-events.js';
-import type { CallTiming, EvaluationRpc, EvaluationSnapshot, StatusResult } from '../../src/evaluations/rpc.js';
+import type {
+  CallTiming,
+  EvaluationRpc,
+  EvaluationSnapshot,
+  HeldAdmitted,
+  StatusResult,
+} from '../../src/evaluations/rpc.js';
 import { EVALUATION_ID_HEADER } from '../../src/evaluations/rpc.js';
 import type { EvaluationStatus } from '../../src/evaluations/status.js';
 import { isTerminal } from '../../src/evaluations/status.js';
@@ -28,6 +34,8 @@ import type { StartJob } from '../../src/evaluations/job-rows.js';
 import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { readStatus } from '../../src/evaluations/job-rows.js';
 import { erase } from './erase.js';
+import { admitHeld, heldAlarm } from './held.js';
+import type { HeldAdmission } from '../../src/evaluations/held-start.js';
 import { notRunEvent, replayEvents } from './event-builders.js';
 import { FinalWriter } from './final-write.js';
 import { Lifecycle } from './lifecycle.js';
@@ -139,12 +147,25 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    */
   async startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult> {
     this.checkId(id, 'startAndAwait');
+    return await this.startNow(id, job, timeoutMs, false);
+  }
+
+  /** A new single evaluation's fast start, held here before D1 knows it: see ./held.ts. */
+  async admitHeld(id: string, held: HeldAdmission, timeoutMs: number): Promise<HeldAdmitted> {
+    this.checkId(id, 'admitHeld');
+    return await admitHeld(this.instance, id, held, (job) => this.startNow(id, job, timeoutMs, true));
+  }
+
+  /** {@link startAndAwait}; `armed`: the held job's watchdog alarm stands watch (the first step clears it). */
+  private async startNow(id: string, job: StartJob, timeoutMs: number, armed: boolean): Promise<StatusResult> {
     const fresh = !this.instance.load() && !this.instance.store.ended();
-    const watched = fresh && timeoutMs > 0;
-    const start = () => this.lifecycle.start(id, job, fresh ? (watched ? null : INLINE_WATCHDOG_MS) : 1);
+    const watched = fresh && timeoutMs > 0 && !armed;
+    const start = () => this.lifecycle.start(id, job, fresh ? (watched || armed ? null : INLINE_WATCHDOG_MS) : 1);
     const started = await (timeoutMs > 0 ? this.instance.streams.expectWaiter(start) : start());
     if (started.status === 'not_found') return started;
     if (fresh && started.status === 'running') this.ctx.waitUntil(this.stepper.runInline(!watched));
+    // A hit ended in its start: the watchdog would find nothing to do.
+    else if (armed && this.endedStatus()) await this.ctx.storage.deleteAlarm();
     // No wait asked (the API without `Prefer: wait`, a batch's next item): the start's status.
     if (timeoutMs <= 0) return this.endedStatus() ?? started;
     const out = await this.awaitEnd(id, timeoutMs);
@@ -206,32 +227,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
    * evaluation that ended before it ran here shows its terminal status with no calls.
    */
   snapshot(): Promise<EvaluationSnapshot | null> {
-    const evaluation = this.instance.load();
-    if (!evaluation) {
-      const ended = this.instance.store.ended();
-      if (!ended) return Promise.resolve(null);
-      const error = parseStoredError(ended.error);
-      return Promise.resolve({
-        status: ended.status,
-        callsDone: 0,
-        callsPlanned: 0,
-        startedAt: ended.at,
-        updatedAt: ended.at,
-        finalized: true,
-        ...(error ? { error } : {}),
-      });
-    }
-    const error = parseStoredError(evaluation.meta.error);
-    return Promise.resolve({
-      status: evaluation.meta.status,
-      callsDone: evaluation.callsDone,
-      callsPlanned: evaluation.meta.calls_planned,
-      startedAt: evaluation.meta.started_at,
-      updatedAt: evaluation.meta.updated_at,
-      engineVersion: evaluation.meta.engine_version,
-      finalized: evaluation.meta.finalized === 1,
-      ...(error ? { error } : {}),
-    });
+    return Promise.resolve(this.instance.snapshot());
   }
 
   /** Stored calls with their timing, in recording order (for benchmarks: overhead = gaps between calls). */
@@ -248,14 +244,16 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /** The task and verdict held here (see {@link EvaluationRpc.content}); a plain read, no replay. */
   content(): ReturnType<EvaluationRpc['content']> {
     const meta = this.instance.loaded?.meta ?? this.instance.store.meta();
-    return Promise.resolve({ task: meta?.task ?? null, verdict: meta?.verdict ?? null });
+    // Not started: a held job's task (./held.ts), queued or cancelled before it ran.
+    const task = meta?.task ?? this.instance.store.held()?.task ?? null;
+    return Promise.resolve({ task, verdict: meta?.verdict ?? null });
   }
 
   // ------------------------------------------------------------------------------------- alarm, fetch
 
   /** One step: an owed final write, or the ready calls, then re-arm (see step.ts). */
-  override alarm(): Promise<void> {
-    return this.stepper.alarm();
+  override async alarm(): Promise<void> {
+    if (!(await heldAlarm(this.instance, (i) => this.lifecycle.start(i)))) await this.stepper.alarm();
   }
 
   /**

@@ -32,6 +32,7 @@ import type { MetaRow } from './stored-rows.js';
 import { parseStoredError, storedError, storedVerdict } from './stored-rows.js';
 import type { Streams } from './streams.js';
 import type { EvaluationWithResultsText } from '../../src/evaluations/rows.js';
+import type { EvaluationSnapshot } from '../../src/evaluations/rpc.js';
 
 /** A method and the state replayed from the stored results. */
 export interface Engine {
@@ -58,6 +59,12 @@ export interface CachedEvaluation {
    * Only decides whether the final write carries the entry's statement.
    */
   cacheEntry?: boolean;
+  /**
+   * True when D1 never kept a waiting copy of its task: the object held the job before D1 knew the evaluation
+   * (src/evaluations/held-start.ts), and its start found none in D1 either. The final write then leaves the copy's
+   * scrub and delete out. Absent: unknown (not stored: after an eviction they run, matching nothing).
+   */
+  noTaskCopy?: true;
 }
 
 /** A call this instance is waiting on. */
@@ -265,6 +272,41 @@ export class EvaluationInstance {
   async armBy(at: number): Promise<void> {
     const armed = await this.ctx.storage.getAlarm();
     if (armed === null || armed > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /**
+   * Progress for `GET /v1/evaluations/:id`, or null when this object never started an evaluation. An
+   * evaluation that ended before it ran here shows its terminal status with no calls.
+   */
+  snapshot(): EvaluationSnapshot | null {
+    const evaluation = this.load();
+    if (!evaluation) {
+      const ended = this.store.ended();
+      if (!ended) return null;
+      const error = parseStoredError(ended.error);
+      const at = ended.at;
+      return {
+        status: ended.status,
+        callsDone: 0,
+        callsPlanned: 0,
+        startedAt: at,
+        updatedAt: at,
+        finalized: true,
+        ...(error ? { error } : {}),
+      };
+    }
+    const { meta } = evaluation;
+    const error = parseStoredError(meta.error);
+    return {
+      status: meta.status,
+      callsDone: evaluation.callsDone,
+      callsPlanned: meta.calls_planned,
+      startedAt: meta.started_at,
+      updatedAt: meta.updated_at,
+      engineVersion: meta.engine_version,
+      finalized: meta.finalized === 1,
+      ...(error ? { error } : {}),
+    };
   }
 
   /** The status as events report it. */

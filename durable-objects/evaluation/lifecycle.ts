@@ -48,18 +48,17 @@ export class Lifecycle {
    * later calls only make sure an alarm is armed while work (or the final write) remains. An evaluation
    * D1 already shows as ended is not started.
    * @param job the row as just inserted (the API's fast start); its status, if any, is ignored.
+   * @param firstAlarmInMs when the first alarm fires after a first start, ms (default 1: it runs the first step);
+   *   null: none (the caller runs the first step and its waiting RPC, or an armed watchdog, stands watch).
    */
   async start(id: string, job?: StartJob, firstAlarmInMs: number | null = 1): Promise<StatusResult> {
-    // firstAlarmInMs: when the first alarm fires after a first start, ms (default 1: it runs the first step);
-    // null: none (the caller runs the first step and its waiting RPC stands watch, see `startAndAwait`).
     const current = this.instance.load();
     if (current) {
       await this.ensureAlarm(current.meta);
       return { status: current.meta.status };
     }
     const ended = this.instance.store.ended();
-    // Re-sent every time: an end whose D1 write failed would otherwise leave D1 `queued` forever, and
-    // the sweeper's start is what retries it.
+    // Re-sent every time: an end whose D1 write failed would leave D1 `queued`; the sweeper's start retries it.
     if (ended) return this.settleEnded(ended);
     this.starting ??= this.firstStart(id, job?.id === id ? job : undefined, firstAlarmInMs).finally(() => {
       this.starting = null;
@@ -68,10 +67,9 @@ export class Lifecycle {
   }
 
   /**
-   * Ends the evaluation (cancel, pipeline failure) unless it has ended: D1 shows the end when this
-   * returns; calls already sent are still stored and billed in the final write, no new call is made, a call in
-   * flight sends no further attempt (its failures so far are its result), and one still waiting for its provider
-   * slot is not sent (`not_sent`).
+   * Ends the evaluation (cancel, pipeline failure) unless it has ended: D1 shows the end when this returns; calls
+   * already sent are still stored and billed in the final write, no new call is made, a call in flight sends no
+   * further attempt (its failures so far are its result), one waiting for its provider slot is not sent (`not_sent`).
    */
   async end(id: string, status: EndStatus, error: EvaluationError): Promise<StatusResult> {
     const evaluation = this.instance.load();
@@ -108,10 +106,9 @@ export class Lifecycle {
   }
 
   /**
-   * When work (or the final write) remains and no invocation of this instance is carrying it out, makes the
-   * alarm fire now: none may be armed, or the armed one may be far off — the watchdog of a first step run
-   * by `startAndAwait` (`INLINE_WATCHDOG_MS`, 90 s) in an instance that died, or a final write's backoff.
-   * So the sweeper's start after a restart resumes the work at once instead of when the watchdog fires.
+   * When work (or the final write) remains and no invocation of this instance carries it out, makes the alarm
+   * fire now: none may be armed, or the armed one far off (an inline step's 90 s watchdog in an instance that
+   * died, a final write's backoff), so the sweeper's start after a restart resumes the work at once.
    */
   private async ensureAlarm(meta: MetaRow): Promise<void> {
     const owed = !isTerminal(meta.status) || meta.finalized === 0;
@@ -126,6 +123,8 @@ export class Lifecycle {
     firstAlarmInMs: number | null,
   ): Promise<StatusResult> {
     let job: StartJob;
+    // Held here before D1 knew it (src/evaluations/held-start.ts): D1 keeps no copy of its task, the object does.
+    let noTaskCopy = this.instance.store.holds();
     if (given) {
       job = given;
     } else {
@@ -148,9 +147,12 @@ export class Lifecycle {
       }
       // Its batch was cancelled while it waited in the queue: it ends without a call, as a cancel would.
       if (row.cancel) return this.settleEnded(this.endHere(id, 'cancelled', row.cancel));
-      // Running already (marked with its slot, src/evaluations/admission.ts, and not ended: D1 just said so):
-      // a mark of its own would write the row again for nothing.
+      // Running already (marked with its slot, and not ended: D1 just said so): no mark of its own.
       job = row.status === 'running' ? { ...row, markedRunning: true } : row;
+      // D1's copy (a row inserted without the object) is read as the task, and the final write erases it.
+      const heldTask = this.instance.store.held()?.task;
+      noTaskCopy &&= row.task === 'null' && heldTask !== undefined;
+      if (noTaskCopy && heldTask !== undefined) job = { ...job, task: heldTask };
     }
     if (job.cached?.verdict === null) {
       // D1 keeps no JSON of the source's verdict: its object has it (none once erased: then it runs).
@@ -201,6 +203,7 @@ export class Lifecycle {
           ...(job.batchId !== undefined ? { batchId: job.batchId } : {}),
           // A hit takes no entry (its row's `cache_from` is set): D1's own check would find that too.
           ...(job.cacheEntry !== undefined ? { cacheEntry: job.cacheEntry && !job.cached } : {}),
+          ...(noTaskCopy ? { noTaskCopy: true as const } : {}),
         },
       };
     } catch (e) {
@@ -213,6 +216,7 @@ export class Lifecycle {
     }
     const { meta, evaluation } = prepared;
     this.instance.store.insertMeta(meta);
+    this.instance.store.dropHeld();
     this.instance.loaded = evaluation;
     if (job.cached && job.cached.verdict !== null)
       return this.serveHit(evaluation, { ...job.cached, verdict: job.cached.verdict });
@@ -224,7 +228,6 @@ export class Lifecycle {
     // API's fast start marked its fresh row in its insert batch: nothing can have ended it since.
     if (job.markedRunning === true) this.final.noteRefreshed(now);
     else this.instance.ctx.waitUntil(this.confirmRunning(evaluation, now));
-    // Debug: `evaluation.finalized` is the info line of an evaluation (./final-write.ts).
     if (logs('debug'))
       log('debug', 'evaluation.started', {
         evaluationId: id,

@@ -197,13 +197,24 @@ export const LAZY_TABLES = {
   )`,
   erasure:
     'CREATE TABLE IF NOT EXISTS erasure (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), requested_at INTEGER NOT NULL)',
+  // A new single evaluation's job, held before D1 knows it until it starts (src/evaluations/held-start.ts).
+  held: 'CREATE TABLE IF NOT EXISTS held (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), job TEXT NOT NULL)',
 } as const;
 
 /** A table of {@link LAZY_TABLES}. */
 export type LazyTable = keyof typeof LAZY_TABLES;
 
 /** The tables {@link MIGRATIONS} create (an object with none of them has never been migrated). */
-const OWN_TABLES = ['schema_version', 'evaluation', 'ended', 'results', 'erasure', 'pending', 'transcript'] as const;
+const OWN_TABLES = [
+  'schema_version',
+  'evaluation',
+  'ended',
+  'results',
+  'erasure',
+  'pending',
+  'transcript',
+  'held',
+] as const;
 
 /**
  * The schema at {@link SCHEMA_VERSION} in one statement, for an object that has none yet (every new

@@ -14,6 +14,7 @@ import { LAZY_TABLES, openSchema } from './migrations.js';
 import { scrubSql } from '../../src/config/sqlite-scrub.js';
 import { PendingCalls } from './pending.js';
 import type { StoredCall } from '../../src/evaluations/final-write.js';
+import type { StartJob } from '../../src/evaluations/job-rows.js';
 import type { EndedRow, KnownResult, MetaRow, NewResult, ResultRow } from './stored-rows.js';
 import { META_COLUMNS } from './stored-rows.js';
 
@@ -32,9 +33,8 @@ export class EvaluationStore {
   /** True while the `evaluation` row is known not to exist (a new object, before {@link insertMeta}). */
   private noMeta: boolean;
   /**
-   * Every `results` row, in recording order, while this instance knows them all: it made the table (a new
-   * object, or one dropped whole) or emptied it, and stored each row since. Null: read the table. The final
-   * write then reads its calls from here instead of from SQLite: one statement less per verdict.
+   * Every `results` row, in recording order, while this instance knows them all (it made or emptied the table and
+   * stored each row since; null: read the table): the final write reads its calls here, one statement less.
    */
   private knownResults: KnownResult[] | null;
 
@@ -79,7 +79,8 @@ export class EvaluationStore {
       this.sql.exec(scrubSql('evaluation', ['config', 'task', 'error', 'verdict', 'rubric', 'transcript'], '1'));
       this.sql.exec(scrubSql('pending', ['attempts'], '1'));
       if (!this.missing.has('ended')) this.sql.exec(scrubSql('ended', ['error'], '1'));
-      for (const t of ['results', 'evaluation', 'pending', 'erasure'])
+      if (!this.missing.has('held')) this.sql.exec(scrubSql('held', ['job'], '1'));
+      for (const t of ['results', 'evaluation', 'pending', 'erasure', 'held'])
         if (!(this.missing as ReadonlySet<string>).has(t)) this.sql.exec(`DELETE FROM ${t}`);
       this.putEnded(marker);
     });
@@ -90,16 +91,16 @@ export class EvaluationStore {
   /**
    * After {@link eraseAll}: the object's database is dropped whole (`deleteAll`: its files are made anew) and
    * made again with only the `ended` marker, so no earlier version of a row (an update moves a row and leaves
-   * the old one in the page's free space, which {@link eraseAll} cannot reach) stays in the file.
+   * the old one in the page's free space, which {@link eraseAll} cannot reach) stays in the file. Null: no marker.
    */
-  async dropFiles(marker: EndedRow): Promise<void> {
+  async dropFiles(marker: EndedRow | null): Promise<void> {
     await this.storage.deleteAll();
     const opened = openSchema(this.storage);
     this.missing = opened.missing;
     this.noMeta = opened.madeNow;
     this.knownResults = this.noMeta ? [] : null;
     this.pending.reset(this.noMeta);
-    this.putEnded(marker);
+    if (marker) this.putEnded(marker);
   }
 
   /** The `evaluation` row, or null when this object never started an evaluation. */
@@ -163,6 +164,28 @@ export class EvaluationStore {
     return (
       this.sql.exec<{ transcript: string | null }>('SELECT transcript FROM evaluation').toArray()[0]?.transcript ?? null
     );
+  }
+
+  /** Holds a new evaluation's job before D1 knows it (src/evaluations/held-start.ts); replaces one held. */
+  putHeld(job: StartJob): void {
+    this.ensure('held');
+    this.sql.exec('INSERT OR REPLACE INTO held (singleton, job) VALUES (1, ?)', JSON.stringify(job));
+  }
+
+  /** The held job, or null (none held: it started, was never held here, or was erased). */
+  held(): StartJob | null {
+    if (this.missing.has('held')) return null;
+    const row = this.sql.exec<{ job: string }>('SELECT job FROM held').toArray()[0];
+    return row ? (JSON.parse(row.job) as StartJob) : null;
+  }
+
+  /** Whether a job is held ({@link held} without reading it). */
+  holds(): boolean {
+    return !this.missing.has('held') && this.sql.exec('SELECT 1 FROM held').toArray().length > 0;
+  }
+  /** Drops the held job: the `evaluation` row holds its task now. */
+  dropHeld(): void {
+    if (!this.missing.has('held')) this.sql.exec('DELETE FROM held');
   }
 
   /** The `ended` marker, or null. */

@@ -140,6 +140,11 @@ export interface FinalWrite {
    * ({@link FinalWriteResult.read}); default false.
    */
   readBack?: boolean;
+  /**
+   * False when D1 never kept a waiting copy of its task (its object held it first: ./held-start.ts), so the copy's
+   * scrub and delete are left out; absent: they run (a row inserted without its object, or unknown).
+   */
+  taskCopy?: false;
 }
 
 /** What {@link writeFinal} reports. */
@@ -217,7 +222,7 @@ export async function writeFinal(
       : [verdictTextStatement(db, w.id, w.verdict, written.verdictJson)]),
     // The object holds the task: D1's waiting copy goes (./task-rows.ts; the API's fast start marks the row
     // running in its insert, so no running mark of the object's could).
-    ...dropWaitingTaskStatements(db, w.id),
+    ...(w.taskCopy === false ? [] : dropWaitingTaskStatements(db, w.id)),
   ];
   // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.
   const effects = effectStatements(db, plan, ending, w.batchId === null);

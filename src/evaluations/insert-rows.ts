@@ -10,7 +10,7 @@ import type { Guarantee } from '../metrics/certify.js';
 import { configHashOf, storeConfigStatements } from './config-rows.js';
 import type { EvaluationSource } from './source.js';
 import { sourceText } from './source.js';
-import { insertTasksStatement, taskKindOf, taskWaitsSql } from './task-rows.js';
+import { insertNewTaskStatement, taskKindOf, taskWaitsSql } from './task-rows.js';
 import { insertTaskGroupsStatement, taskGroups } from './task-groups.js';
 import type { EvaluationRecord, RubricStampRecord } from './rows.js';
 import { findByIdempotencyKey } from './rows.js';
@@ -301,30 +301,35 @@ function insertSingleStatement(db: D1Database, e: NewEvaluation, d: InsertDecisi
  * Inserts a queued evaluation. With an idempotency key the partial unique index
  * `(tenant, idempotency_key)` turns a second insert into a no-op, and the row that holds the key is
  * returned instead, so concurrent retries converge on one evaluation.
- * @param taskJson `e.task` as JSON, the text stored: written once by the caller, whose fast start hands the same
- *   text on.
+ * @param taskJson `e.task` as JSON, the text D1 keeps until its object holds it (./task-rows.ts); null: the object
+ *   holds it already (it runs this insert itself: ./held-start.ts), so D1 keeps no copy.
  * @param after statements run in the same D1 batch right after the insert (one round trip), e.g. reading back
  *   the row a fast start admitted; their results come back with `inserted: true`.
  * @param decisions its fast start's slot and its verdict cache hit, decided by the insert ({@link InsertDecisions});
  *   default neither.
- * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key.
+ * @returns `inserted: true` and the new row, or `inserted: false` and the existing row with that key (null
+ *   without a key: a row of this id was there).
  */
 export async function insertEvaluation(
   db: D1Database,
   e: NewEvaluation,
-  taskJson: string,
+  taskJson: string | null,
   after: readonly D1PreparedStatement[] = [],
   decisions: InsertDecisions = { slot: null, hit: null },
-): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord }> {
-  // Its config first, stored once by hash (./config-rows.ts); the insert's result follows it, then its task's.
-  const [, result, , ...rest] = await db.batch([
+): Promise<{ inserted: true; after: D1Result[] } | { inserted: false; existing: EvaluationRecord | null }> {
+  // Its config first, stored once by hash (./config-rows.ts), then its task's copy, then the insert.
+  const key = { id: e.id, tenant: e.tenant, key: e.idempotencyKey };
+  const copy = taskJson === null ? [] : [insertNewTaskStatement(db, key, taskJson)];
+  const all = await db.batch([
     ...storeConfigStatements(db, [e.config], e.now),
+    ...copy,
     insertSingleStatement(db, e, decisions),
-    insertTasksStatement(db, [[e.id, taskJson]], true),
     ...after,
   ]);
-  if (result && result.meta.changes > 0) return { inserted: true, after: rest };
-  if (e.idempotencyKey === null) throw new Error(`insert of evaluation ${e.id} changed no row`);
+  const result = all[1 + copy.length];
+  if (result && result.meta.changes > 0) return { inserted: true, after: all.slice(2 + copy.length) };
+  // Without a key only this id's own row can stand in the way (a repeat of this insert): the caller decides.
+  if (e.idempotencyKey === null) return { inserted: false, existing: null };
   const existing = await findByIdempotencyKey(db, e.tenant, e.idempotencyKey);
   // Unreachable unless the row was deleted between the two statements.
   if (!existing) throw new Error(`idempotency key conflict but no row for tenant ${e.tenant}`);

@@ -7,6 +7,7 @@
  */
 import type { EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
+import type { HeldAdmission, HeldInsert } from './held-start.js';
 import type { TranscriptRow } from './transcript-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';
@@ -76,6 +77,9 @@ export interface StoredContent {
   verdict: string | null;
 }
 
+/** What {@link EvaluationRpc.admitHeld} did: the insert's outcome and, when it started the evaluation, its status. */
+export type HeldAdmitted = HeldInsert & { started?: StatusResult };
+
 /** The RPC methods of the evaluation's Durable Object. Every method checks `id` against the object's own id. */
 export interface EvaluationRpc {
   /**
@@ -99,6 +103,13 @@ export interface EvaluationRpc {
    * trip instead of two. A watchdog alarm resumes the work if the object dies mid-step.
    */
   startAndAwait(id: string, job: StartJob, timeoutMs: number): Promise<StatusResult>;
+  /**
+   * A new single evaluation's fast start, the object holding its task before D1 knows it (./held-start.ts): stores
+   * the job (a watchdog alarm armed), inserts the row without a waiting copy of the task, then, when the insert
+   * admitted it, starts it as {@link startAndAwait} does (`started`). A replay of another evaluation's
+   * idempotency key leaves nothing here.
+   */
+  admitHeld(id: string, held: HeldAdmission, timeoutMs: number): Promise<HeldAdmitted>;
   /**
    * Erases the evaluation's data in the object (data retention): cancels it first if it has not ended;
    * config, task and results go once the owed final write (usage for billing) has landed; the terminal

@@ -5,22 +5,24 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { evaluationStub } from './stub.js';
-import type { StatusResult } from './rpc.js';
-import type { EvaluationWithResultsText } from './rows.js';
+import type { HeldAdmitted, StatusResult } from './rpc.js';
+import type { EvaluationRecord, EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import { findByIdempotencyKey } from './rows.js';
+import { findByIdempotencyKey, getEvaluation } from './rows.js';
 import { insertEvaluation } from './insert-rows.js';
-import type { InsertDecisions } from './insert-rows.js';
+import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
+import type { HeldAdmission } from './held-start.js';
+import { countedStatements } from './held-start.js';
 import { requestHash } from '../http/request-hash.js';
 import { ApiError } from '../http/errors.js';
-import type { CreateEvaluationRequest, EvaluationAccepted, EvaluationStatus } from './schemas.js';
+import type { CreateEvaluationRequest, EvaluationAccepted } from './schemas.js';
 import { log, messageOf } from '../log/log.js';
 import { llmEnvOf } from '../llm/settings.js';
 import type { ResolvedJudge } from '../methods/resolve-judge.js';
 import { checkLlmConfig, planTask, repeatJudge, resolveJudge } from '../methods/resolve-judge.js';
 import type { CertifyJudge } from './certified.js';
 import { withCertify } from './certified.js';
-import { admittedRowStatement, slotOnInsertSql } from './admission.js';
+import { slotOnInsertSql } from './admission.js';
 import type { EffectiveLimits } from '../tenants/limits.js';
 import { deploymentDefaults } from '../tenants/limits.js';
 import { assertQuota } from '../tenants/quota.js';
@@ -30,7 +32,6 @@ import { checkBudgetPrices, withBudget } from '../budgets/request-budget.js';
 import { requireSigningSecret, requireWebhookUrl } from '../webhooks/url-checks.js';
 import { configOf } from '../config/vars.js';
 import { requestCachePlans } from '../verdict-cache/plan.js';
-import { hitOf } from '../verdict-cache/hit.js';
 import { hitOnInsertSql, mayBecomeEntry, servesSince } from '../verdict-cache/rows.js';
 import { resolveTier, tierPriceWarnings } from '../tiers/resolve.js';
 import { withWarnings } from '../http/warnings.js';
@@ -74,15 +75,6 @@ export interface CreatorInfo {
   countedBy?: string;
 }
 
-/** The row a fast start's insert admitted, read back (`admittedRowStatement`): its status and its verdict cache hit. */
-type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStatus };
-
-/** Marks a new evaluation as counted by another row (see {@link CreatorInfo.countedBy}); none without one. */
-function countedStatements(db: D1Database, id: string, countedBy: string | undefined): D1PreparedStatement[] {
-  if (countedBy === undefined) return [];
-  return [db.prepare(`UPDATE evaluations SET counted_by = ? WHERE id = ?`).bind(countedBy, id)];
-}
-
 /** The tenant's limits: given by the caller, else read (its `tenants` row over the deployment's defaults). */
 export async function limitsFor(
   env: Bindings,
@@ -113,14 +105,15 @@ export interface CreateResult {
  * → 409 `idempotency_conflict`. A queue send that fails after the insert is logged and not surfaced:
  * the row is durable and the sweeper re-kicks queued evaluations, so the answer is still 202.
  *
- * Fast start: unless `FAST_START` is false, the API starts the evaluation's Durable Object itself
- * before answering, once it holds one of its tenant's running slots (src/evaluations/admission.ts), and sends
- * no queue message when the object took the job: from then on the object's alarm drives it, durably. At
- * the cap, or when that start fails, `{ id }` goes to the queue, where it waits for a slot. Why: the queue
- * hop (tens of ms) sat on every evaluation's critical path, and the message, its consumer and the second
- * `start` cost the runtime CPU on every evaluation (see BENCHMARKS.md, "Side by side with the peers").
- * A crash between the insert and the start leaves a `queued` row, which the sweeper re-kicks (as it
- * does after a failed queue send).
+ * Fast start: unless `FAST_START` is false, the evaluation's Durable Object holds the job first, then runs the
+ * insert itself (D1 keeps no copy of the task: ./held-start.ts) and starts it before the API answers when the
+ * insert gave it one of its tenant's running slots (src/evaluations/admission.ts); no queue message is sent
+ * then: from then on the object's alarm drives it, durably. At the cap `{ id }` goes to the queue, where it waits
+ * for a slot (the object keeps holding the job). Why: the queue hop (tens of ms) sat on every evaluation's
+ * critical path, and the message, its consumer and the second `start` cost the runtime CPU on every evaluation
+ * (see BENCHMARKS.md, "Side by side with the peers"). When the RPC fails, a row D1 has goes to the queue, and
+ * without one the API inserts it itself, with D1's waiting copy of the task; the object's watchdog erases a job
+ * D1 never got. A crash after the insert leaves a `queued` row, which the sweeper re-kicks.
  *
  * Quota: past the tenant's monthly caps the request is 429 `quota_exceeded` (src/tenants/quota.ts),
  * unless it replays an evaluation created earlier with the same `Idempotency-Key`.
@@ -194,7 +187,7 @@ export async function createEvaluationJob(
   const config = configOf(env);
   const fast = config.FAST_START;
   // The verdict cache's lookup and the fast start's running slot are decided by the insert itself (the row is
-  // written once with its hit, its slot and, for a started miss, `running`); last, the admitted row is read back.
+  // written once with its hit, its slot and, for a started miss, `running`).
   const decisions: InsertDecisions = {
     slot: fast ? slotOnInsertSql(deploymentDefaults(env).maxRunning) : null,
     hit:
@@ -202,85 +195,96 @@ export async function createEvaluationJob(
         ? { ...hitOnInsertSql(), since: servesSince(now, config.VERDICT_CACHE_TTL_DAYS) }
         : null,
   };
-  const admitting = fast ? [admittedRowStatement(db, id)] : [];
-  const counted = countedStatements(db, id, creator.countedBy);
-  // Written once: the insert stores it and the fast start hands the same text to the object.
+  const row: NewEvaluation = {
+    id,
+    tenant,
+    method: judge.method.method,
+    preset: request.preset ?? null,
+    config: judge.config,
+    task: request.task,
+    metadata: request.metadata ?? null,
+    idempotencyKey,
+    requestHash: hash,
+    metaId: null,
+    callsPlanned,
+    webhookUrl,
+    now,
+    keyId: creator.keyId,
+    cacheMode: cache?.mode ?? null,
+    cacheKey: cache?.key ?? null,
+    tier,
+    flexFallback,
+    rubric: rubric?.record ?? null,
+    certify: guarantee,
+    source: own.source ?? sourceOfRequest(request.source),
+  };
+  const accepted = { body: { id, status: 'queued' as const, links: linksOf(id), ...warned }, replayed: false };
+  // Written once: the object (or D1's waiting copy) stores this text.
   const taskJson = JSON.stringify(request.task);
-  const result = await insertEvaluation(
-    db,
-    {
+  if (fast) {
+    const job: StartJob = {
       id,
       tenant,
       method: judge.method.method,
-      preset: request.preset ?? null,
-      config: judge.config,
-      task: request.task,
-      metadata: request.metadata ?? null,
-      idempotencyKey,
-      requestHash: hash,
-      metaId: null,
-      callsPlanned,
-      webhookUrl,
-      now,
-      keyId: creator.keyId,
-      cacheMode: cache?.mode ?? null,
-      cacheKey: cache?.key ?? null,
+      config: configJsonOf(judge.config),
+      task: taskJson,
+      batchId: null,
+      cacheEntry: mayBecomeEntry(cache),
       tier,
       flexFallback,
-      rubric: rubric?.record ?? null,
-      certify: guarantee,
-      source: own.source ?? sourceOfRequest(request.source),
-    },
-    taskJson,
-    [...counted, ...admitting],
-    decisions,
-  );
-  if (!result.inserted) {
-    const existing = result.existing;
-    if (existing.requestHash !== hash) {
-      throw new ApiError(
-        409,
-        'idempotency_conflict',
-        `Idempotency-Key "${idempotencyKey}" was already used with a different request body (evaluation ${existing.id})`,
-      );
-    }
-    // A retry may follow a send that failed: re-sending a still-queued id is harmless (start is idempotent).
-    if (existing.status === 'queued') await enqueue(env, existing.id);
-    return {
-      body: { id: existing.id, status: existing.status, links: linksOf(existing.id), ...warned },
-      replayed: true,
+      rubric: rubric ? JSON.stringify(rubric.content) : null,
     };
-  }
-  // At the cap (no slot taken) the queue holds it until one frees.
-  const admitted = fast ? (result.after.at(-1)?.results[0] as AdmittedRow | undefined) : undefined;
-  if (admitted) {
-    const markedRunning = admitted.status === 'running';
-    const started = await fastStart(
-      env,
-      {
-        id,
-        tenant,
-        method: judge.method.method,
-        config: configJsonOf(judge.config),
-        task: taskJson,
-        batchId: null,
-        cached: hitOf(admitted),
-        cacheEntry: mayBecomeEntry(cache),
-        tier,
-        flexFallback,
-        rubric: rubric ? JSON.stringify(rubric.content) : null,
-        ...(markedRunning ? { markedRunning } : {}),
-      },
-      waitMs,
-    );
+    const countedBy = creator.countedBy === undefined ? {} : { countedBy: creator.countedBy };
+    const held = await fastStart(env, id, { job, row, decisions, ...countedBy }, waitMs);
+    if (held !== null && !held.inserted) return replayOf(env, held.existing, hash, idempotencyKey, warned);
+    const started = held?.started;
     // The object holds the job and its alarm: the queue message would only find it running.
-    if (started) {
+    if (started && started.status !== 'not_found') {
       const waited = waitMs > 0 ? { waited: started.status, ...(started.ended ? { ended: started.ended } : {}) } : {};
-      return { body: { id, status: 'queued', links: linksOf(id), ...warned }, replayed: false, ...waited };
+      return { ...accepted, ...waited };
+    }
+    // At the cap (held until a slot frees), or the RPC failed after the object's insert: the queue starts it.
+    if (held !== null || (await getEvaluation(db, tenant, id)) !== null) {
+      await enqueue(env, id);
+      return accepted;
     }
   }
+  // Without the object first (`FAST_START` off, or its RPC failed before the insert): D1 keeps a waiting copy.
+  const counted = countedStatements(db, id, creator.countedBy);
+  const result = await insertEvaluation(db, row, taskJson, counted, { slot: null, hit: decisions.hit });
+  // The object's own insert landed after the RPC failed: this request's evaluation, its task held there.
+  const mine = !result.inserted && fast && (result.existing === null || result.existing.id === id);
+  if (!result.inserted && !mine) return replayOf(env, result.existing, hash, idempotencyKey, warned);
   await enqueue(env, id);
-  return { body: { id, status: 'queued', links: linksOf(id), ...warned }, replayed: false };
+  return accepted;
+}
+
+/**
+ * The answer to a request whose insert found the row holding its idempotency key: that evaluation, replayed.
+ * @throws ApiError 409 `idempotency_conflict` when that row was created by a different request body.
+ */
+async function replayOf(
+  env: Bindings,
+  existing: EvaluationRecord | null,
+  hash: string | null,
+  idempotencyKey: string | null,
+  warned: ReturnType<typeof withWarnings>,
+): Promise<CreateResult> {
+  // Unreachable: an insert that changed no row reads the row that holds the key (or this id) back.
+  if (existing === null) throw new Error('insert changed no row and found none');
+  if (existing.requestHash !== hash) {
+    throw new ApiError(
+      409,
+      'idempotency_conflict',
+      `Idempotency-Key "${idempotencyKey}" was already used with a different request body (evaluation ${existing.id})`,
+    );
+  }
+  // A retry may follow a send that failed: re-sending a still-queued id is harmless (start is idempotent).
+  if (existing.status === 'queued') await enqueue(env, existing.id);
+  return {
+    body: { id: existing.id, status: existing.status, links: linksOf(existing.id), ...warned },
+    replayed: true,
+  };
 }
 
 /**
@@ -323,18 +327,15 @@ export async function requestRubric(
 }
 
 /**
- * Starts the evaluation's Durable Object without the queue hop; it holds one of its tenant's running slots
- * (taken with the insert). The object runs the first step at once (`startAndAwait`: no alarm hop) and, with
- * `waitMs` (`Prefer: wait`), answers when the evaluation ended or the wait is over (one round trip). The status when the
- * object took the job (it stored it and armed its alarm, or the evaluation had ended); null after a failure
- * (logged): the caller hands it to the queue, whose consumer finds the slot already held.
+ * The fast start: the evaluation's Durable Object holds the job, inserts the row (no waiting copy of the task in
+ * D1) and, when the insert gave it one of its tenant's running slots (or a verdict cache hit), runs the first step
+ * at once (no queue hop, no alarm hop) and, with `waitMs` (`Prefer: wait`), answers when the evaluation ended or
+ * the wait is over (one round trip: ./held-start.ts). Null after a failure (logged): the row may or may not be in
+ * D1 (the caller reads it); the object's watchdog erases a job D1 never got, or starts one it did.
  */
-async function fastStart(env: Bindings, job: StartJob, waitMs: number): Promise<StatusResult | null> {
-  const { id } = job;
+async function fastStart(env: Bindings, id: string, held: HeldAdmission, waitMs: number): Promise<HeldAdmitted | null> {
   try {
-    const stub = evaluationStub(env, id);
-    const result = await stub.startAndAwait(id, job, waitMs);
-    return result.status === 'not_found' ? null : result;
+    return await evaluationStub(env, id).admitHeld(id, held, waitMs);
   } catch (err) {
     log('warn', 'api.fast_start_failed', { evaluationId: id, error: messageOf(err) });
     return null;

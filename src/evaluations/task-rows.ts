@@ -5,8 +5,10 @@
  * Durable Object holds it (the object stores it at its start); the object's final write then deletes it from
  * D1 ({@link dropWaitingTaskStatements}), so the object is where an ended evaluation's task is read (a running
  * one's too: D1's copy is read first while it lasts). One that ended without running here (cancelled while
- * queued) keeps its copy. Rows written before keep it inline in `evaluations.task`, which is read first; an
- * erased one holds JSON `null` there ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
+ * queued) keeps its copy. A single evaluation started fast has none in D1 at all: its object holds the task
+ * before D1 knows the evaluation (./held-start.ts), queued or cancelled before it ran too. Rows written before
+ * keep it inline in `evaluations.task`, which is read first; an erased one holds JSON `null` there
+ * ({@link ERASED_TASK}) and reads as no task, whatever else holds one.
  */
 import { scrubSql } from '../config/sqlite-scrub.js';
 import { dissolveGroupStatements, groupTaskSql } from './task-groups.js';
@@ -41,31 +43,29 @@ export function taskSql(alias: string): string {
  * with the same idempotency key inserted no row, and a repeated insert of an item that has ended finds it ended:
  * neither keeps a task.
  */
-export function taskWaitsSql(id: string, startedByInsert = false): string {
-  // A single evaluation's insert may mark it running itself (its fast start's slot): its task waits all the same,
-  // for the object that is yet to hold it.
-  const notStarted = startedByInsert ? '' : ' AND e.started_at IS NULL';
-  return `EXISTS (SELECT 1 FROM evaluations e WHERE e.id = ${id} AND e.task = ''${notStarted} AND e.finished_at IS NULL)`;
+export function taskWaitsSql(id: string): string {
+  return `EXISTS (SELECT 1 FROM evaluations e WHERE e.id = ${id} AND e.task = '' AND e.started_at IS NULL AND e.finished_at IS NULL)`;
 }
 
 /**
- * The statement putting each new row's task into `evaluation_tasks`; run it right after the statement that
- * inserts the rows, in the same batch ({@link taskWaitsSql}).
- * @param rows `[id, task JSON]` of each row
- * @param startedByInsert the insert may have marked the rows running (a single evaluation's fast start); default false
+ * The statement putting a new single evaluation's task into `evaluation_tasks`; run it right BEFORE the statement
+ * that inserts the row, in the same batch: it writes only while no row has this id or this idempotency key, so a
+ * copy is kept exactly when that insert adds the row (not for a row its object inserted itself with no copy,
+ * src/evaluations/held-start.ts, nor for a replay of another evaluation's key).
+ * @param key the row's idempotency key, or null
  */
-export function insertTasksStatement(
+export function insertNewTaskStatement(
   db: D1Database,
-  rows: readonly (readonly [string, string])[],
-  startedByInsert = false,
+  row: { id: string; tenant: string; key: string | null },
+  taskJson: string,
 ): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO evaluation_tasks (evaluation_id, task)
-       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)
-       WHERE ${taskWaitsSql("json_extract(value, '$[0]')", startedByInsert)} ON CONFLICT DO NOTHING`,
+      `INSERT INTO evaluation_tasks (evaluation_id, task) SELECT ?, ?
+       WHERE NOT EXISTS (SELECT 1 FROM evaluations WHERE id = ?)
+         AND NOT EXISTS (SELECT 1 FROM evaluations WHERE tenant = ? AND idempotency_key = ?) ON CONFLICT DO NOTHING`,
     )
-    .bind(JSON.stringify(rows));
+    .bind(row.id, taskJson, row.id, row.tenant, row.key);
 }
 
 /**

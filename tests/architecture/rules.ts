@@ -71,6 +71,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'ending.ts',
     'examples.ts',
     'final-write.ts',
+    'held-start.ts',
     'insert-rows.ts',
     'job-rows.ts',
     'list.ts',

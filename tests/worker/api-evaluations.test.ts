@@ -432,7 +432,7 @@ describe('Prefer: wait (the verdict in the POST response)', () => {
         const stub = real.get(id);
         return new Proxy(stub, {
           get: (target, prop, receiver) =>
-            prop === 'awaitEnd' || prop === 'startAndAwait'
+            prop === 'awaitEnd' || prop === 'startAndAwait' || prop === 'admitHeld'
               ? () => Promise.reject(new Error('the object was reset'))
               : (Reflect.get(target, prop, receiver) as unknown),
         });
@@ -510,7 +510,7 @@ describe('the queue is the fallback of the fast start', () => {
       get: (id: DurableObjectId) =>
         new Proxy(real.get(id), {
           get: (target, prop, receiver) =>
-            prop === 'start' || prop === 'startAndAwait'
+            prop === 'start' || prop === 'startAndAwait' || prop === 'admitHeld'
               ? () => Promise.reject(new Error('overloaded'))
               : (Reflect.get(target, prop, receiver) as unknown),
         }),

@@ -32,7 +32,7 @@ function asVersion8(sql: SqlStorage, o: { lazyTables: boolean; status: string })
     'CREATE TABLE schema_version (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), version INTEGER NOT NULL)',
   );
   for (const m of MIGRATIONS.filter((m) => m.version <= 8)) m.up(sql);
-  if (!o.lazyTables) for (const t of Object.keys(LAZY_TABLES)) sql.exec(`DROP TABLE ${t}`);
+  if (!o.lazyTables) for (const t of Object.keys(LAZY_TABLES)) sql.exec(`DROP TABLE IF EXISTS ${t}`);
   sql.exec('INSERT INTO schema_version (singleton, version) VALUES (1, 8)');
   sql.exec(
     `INSERT INTO evaluation (singleton, id, tenant, method, config, task, status, calls_planned, started_at, updated_at)

@@ -12,7 +12,7 @@ import { loadJob } from '../../src/evaluations/job-rows.js';
 import type { Task } from '../../src/engine/task.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { apiWith, postJson } from './api-fetch.js';
+import { postJson } from './api-fetch.js';
 import { TestEvaluationDO } from './test-evaluation-do.js';
 import {
   countRows,
@@ -24,7 +24,6 @@ import {
   pendingAlarm,
   PAIRWISE,
   POINTWISE,
-  recordingDb,
   replyInGroups,
   statusRow,
   testEnv,
@@ -79,6 +78,10 @@ async function recordingD1(run: () => Promise<void>): Promise<{ batches: string[
   return { batches, prepared };
 }
 
+/** The insert's statements among `batches`: those of the batch that inserts the evaluation. */
+const insertBatch = (batches: string[][]): string[] | undefined =>
+  batches.find((b) => b.some((sql) => /^\s*INSERT INTO evaluations\b/.test(sql)));
+
 /** The final write's statements among `batches`: those of the batch that carries the status update. */
 const finalBatch = (batches: string[][]): string[] | undefined =>
   batches.find((b) => b.some((sql) => /^\s*UPDATE evaluations SET status = /.test(sql)));
@@ -104,32 +107,32 @@ describe('startAndAwait', () => {
   });
 
   it("the fast start's insert takes the slot, marks the row running and marks the cache's hit in the row it writes", async () => {
-    // The API's own D1 (the object has its own bindings): each batch's statements, as prepared.
-    const { db, batches } = recordingDb();
     const first = { preset: 'chateval-single', task: { ...PAIRWISE, question: 'One statement for the slot?' } };
-    const post = () =>
-      apiWith({ DB: db }, '/v1/evaluations', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Prefer: 'wait=30' },
-        body: JSON.stringify(first),
-      });
-    const miss = await post();
-    expect(miss.status).toBe(200);
-    const missed = await miss.json<{ id: string }>();
-    expect(missed).toMatchObject({ status: 'succeeded', cache: { hit: false } });
-    const insert = batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')));
-    // The config, the row (with its hit, its slot and its running mark), its task, then the admitted row's read.
-    expect(insert).toHaveLength(4);
+    const post = () => postJson('/v1/evaluations', first, { Prefer: 'wait=30' });
+    let missed = { id: '' };
+    // Every batch of this isolate (the object runs the insert with its own bindings): each one's statements.
+    const first1 = await recordingD1(async () => {
+      const miss = await post();
+      expect(miss.status).toBe(200);
+      missed = await miss.json<{ id: string }>();
+      expect(missed).toMatchObject({ status: 'succeeded', cache: { hit: false } });
+    });
+    const insert = insertBatch(first1.batches);
+    // The config, the row (with its hit, its slot and its running mark), then the admitted row's read: the object
+    // holds the task, so D1 gets no waiting copy.
+    expect(insert).toHaveLength(3);
+    expect(insert?.filter((sql) => sql.includes('evaluation_tasks'))).toEqual([]);
     expect(insert?.filter((sql) => /^\s*UPDATE\b/.test(sql))).toEqual([]);
     expect(insert?.filter((sql) => /^\s*(INSERT INTO evaluations|SELECT)[^;]*\bcache_from\b/.test(sql))).toHaveLength(
       2,
     );
     // The same request again is a hit, read back by that same statement: served with 0 calls.
-    batches.length = 0;
-    const hit = await post();
-    expect(hit.status).toBe(200);
-    expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
-    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(4);
+    const again = await recordingD1(async () => {
+      const hit = await post();
+      expect(hit.status).toBe(200);
+      expect(await hit.json()).toMatchObject({ status: 'succeeded', cache: { hit: true, from: missed.id } });
+    });
+    expect(insertBatch(again.batches)).toHaveLength(3);
   });
 
   it("a pairwise verdict outside a batch is its object's alone: the final write has no statement for D1's copy", async () => {
@@ -178,13 +181,14 @@ describe('startAndAwait', () => {
       expect(await res.json()).toMatchObject({ status: 'succeeded' });
     });
     const final = finalBatch(batches);
-    // Usage roll-up (one model), the task's waiting copy scrubbed and deleted, the webhook event and its
-    // deliveries, the key's older cache entry, the status update (returning the tenant's mode and the answer's
-    // read), the booking of a row ended elsewhere, and the next waiting evaluation's slot.
-    expect(final).toHaveLength(9);
+    // Usage roll-up (one model), the webhook event and its deliveries, the key's older cache entry, the status
+    // update (returning the tenant's mode and the answer's read), the booking of a row ended elsewhere, and the next
+    // waiting evaluation's slot. D1 never kept a waiting copy of the task: no scrub or delete of one.
+    expect(final).toHaveLength(7);
+    expect(final?.filter((sql) => sql.includes('evaluation_tasks'))).toEqual([]);
     expect(final?.filter((sql) => sql.includes('UPDATE alignments'))).toEqual([]);
     expect(final?.filter((sql) => sql.includes('store_content = 0'))).toEqual([]);
-    expect(batches.find((b) => b.some((sql) => sql.startsWith('INSERT INTO evaluations')))).toHaveLength(4);
+    expect(insertBatch(batches)).toHaveLength(3);
   });
 
   it("a verdict that can become no cache entry (cache off, or a hit) ends without the entry's statements", async () => {
@@ -200,11 +204,11 @@ describe('startAndAwait', () => {
       (final ?? []).filter((sql) => sql.includes('cache_entry_at'));
     const task = { ...PAIRWISE, question: 'Am I ever a cache entry?' };
     const off = await finalOf({ preset: 'fastchat-pair', cache: 'off', task });
-    expect(off).toHaveLength(8);
+    expect(off).toHaveLength(6);
     expect(entryStatements(off)).toEqual([]);
     // A miss under `use` may become the key's entry: its older entry goes, its status update sets the entry.
     const miss = await finalOf({ preset: 'fastchat-pair', task });
-    expect(miss).toHaveLength(9);
+    expect(miss).toHaveLength(7);
     expect(entryStatements(miss)).toHaveLength(2);
     const hit = await finalOf({ preset: 'fastchat-pair', task });
     expect(hit).toBeDefined();

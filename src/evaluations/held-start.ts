@@ -1,0 +1,73 @@
+/**
+ * @module
+ * A single evaluation's fast start through its Durable Object, which holds the task before D1 knows the
+ * evaluation: the API hands the object the job and the insert's inputs in one RPC ({@link HeldAdmission}); the
+ * object stores the job (with a watchdog alarm), runs the insert ({@link insertHeld}) and starts at once when the
+ * insert admitted it. So D1 keeps no waiting copy of the task (./task-rows.ts): 3 rows a verdict fewer (its insert,
+ * and the final write's scrub and delete). Should the API's request die between the object's store and the
+ * insert, the watchdog finds no row and the object erases itself; should the RPC fail after the insert, the
+ * watchdog, the queue or the sweeper start it from the held job (durable-objects/evaluation/held.ts).
+ */
+import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
+import { insertEvaluation } from './insert-rows.js';
+import type { EvaluationRecord } from './rows.js';
+import { getEvaluation } from './rows.js';
+import type { StartJob } from './job-rows.js';
+import type { EvaluationStatus } from './status.js';
+import { admittedRowStatement } from './admission.js';
+import type { hitOf } from '../verdict-cache/hit.js';
+
+/** The row a fast start's insert admitted, read back (`admittedRowStatement`): its status and its verdict cache hit. */
+export type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStatus };
+
+/** What the API hands the object of a new single evaluation: plain data (it crosses the RPC). */
+export interface HeldAdmission {
+  /** What the object runs; its `cached` and `markedRunning` come from the insert's admitted row. */
+  job: StartJob;
+  /** The row to insert (its task goes into the object alone). */
+  row: NewEvaluation;
+  /** The slot and the verdict cache hit the insert decides (./insert-rows.ts). */
+  decisions: InsertDecisions;
+  /** The row that already counts it against the monthly cap (`CreatorInfo.countedBy`, ./service.ts); absent: none. */
+  countedBy?: string;
+}
+
+/**
+ * What the object's insert did: inserted (with the row it admitted to a running slot, or null at the cap) or not
+ * (`existing`: the row holding the idempotency key, or the row of this id inserted earlier).
+ */
+export type HeldInsert =
+  { inserted: true; admitted: AdmittedRow | null } | { inserted: false; existing: EvaluationRecord | null };
+
+/** Marks a new evaluation as counted by another row (`CreatorInfo.countedBy`, ./service.ts); none without one. */
+export function countedStatements(db: D1Database, id: string, countedBy: string | undefined): D1PreparedStatement[] {
+  if (countedBy === undefined) return [];
+  return [db.prepare(`UPDATE evaluations SET counted_by = ? WHERE id = ?`).bind(countedBy, id)];
+}
+
+/**
+ * The object's insert of its held evaluation: the API's insert batch without the task's waiting copy, the admitted
+ * row read back last. A repeat (the row is there already) reports the existing row; a D1 error propagates (the
+ * row may or may not have been written: the watchdog finds out).
+ */
+export async function insertHeld(db: D1Database, a: HeldAdmission): Promise<HeldInsert> {
+  const { row } = a;
+  const after = [...countedStatements(db, row.id, a.countedBy), admittedRowStatement(db, row.id)];
+  const result = await insertEvaluation(db, row, null, after, a.decisions);
+  if (result.inserted)
+    return { inserted: true, admitted: (result.after.at(-1)?.results[0] as AdmittedRow | undefined) ?? null };
+  // Without a key, the row of this id was there already (a repeat): reported, as a key's holder is.
+  return { inserted: false, existing: result.existing ?? (await getEvaluation(db, row.tenant, row.id)) };
+}
+
+/** The status of evaluation `id` and whether it holds a running slot (`slot_at`), or null without a row. */
+export async function heldRowOf(
+  db: D1Database,
+  id: string,
+): Promise<{ status: EvaluationStatus; slot: boolean } | null> {
+  const row = await db
+    .prepare('SELECT status, slot_at IS NOT NULL AS slot FROM evaluations WHERE id = ?')
+    .bind(id)
+    .first<{ status: EvaluationStatus; slot: number }>();
+  return row ? { status: row.status, slot: row.slot === 1 } : null;
+}
