@@ -5136,7 +5136,7 @@ export interface components {
             fromEvaluations?: {
                 /** @description Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label), hidden by `blind`. */
                 filter: {
-                    /** @description Only the items of this batch (`ba_…`). */
+                    /** @description Only the items of this batch (`ba_…`, or a meta-evaluation `me_…` or comparison `cp_…`). */
                     batch?: string;
                     /** @description Only evaluations judged by this rubric (any version), or `rb_…@n` by that version. */
                     rubric?: string;

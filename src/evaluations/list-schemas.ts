@@ -19,6 +19,14 @@ const PRESET_IDS = PRESETS.map((p) => p.id);
 /** A rubric (`rb_…`), optionally one version of it (`rb_…@3`). */
 const RUBRIC_FILTER = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8}))?$/;
 
+/**
+ * A batch (`ba_…`), meta-evaluation (`me_…`) or comparison (`cp_…`) id; and a monitor id (`mon_…`). A filter of
+ * another form matches nothing, which would read as "none made": refused instead, naming the parameter. A well-formed
+ * id the tenant does not have lists nothing, as a deleted monitor's or batch's evaluations may still be listed.
+ */
+export const BATCH_ID_FILTER = /^(?:ba|me|cp)_[0-9a-f]{32}$/;
+const MONITOR_ID_FILTER = /^mon_[0-9a-f]{32}$/;
+
 /** `key:value`: the key up to the first `:`, the value after it. */
 const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
 
@@ -44,8 +52,7 @@ export const ListEvaluationsQuery = z
       }),
     batch: z
       .string()
-      .min(1)
-      .max(200)
+      .regex(BATCH_ID_FILTER, 'expected a batch id: ba_, me_ or cp_ and 32 hex digits')
       .optional()
       .openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
     metadata: z
@@ -78,8 +85,7 @@ export const ListEvaluationsQuery = z
     }),
     monitor: z
       .string()
-      .min(1)
-      .max(64)
+      .regex(MONITOR_ID_FILTER, 'expected a monitor id: mon_ and 32 hex digits')
       .optional()
       .openapi({
         param: { description: 'Only evaluations made by this monitor (`mon_…`, their `source.monitorId`).' },
