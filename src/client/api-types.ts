@@ -5947,7 +5947,7 @@ export interface components {
                 validation: number;
                 heldOut: number;
             };
-            /** @description `auto`: each method tried, with its κ on the validation items. */
+            /** @description `auto`: each method tried, with its κ on the validation items (a pointwise rubric's one, `thresholds`: the base version's scores there read through the learned cut-offs; null when no score has a κ). */
             candidates: {
                 method: components["schemas"]["AlignMethod"];
                 kappa: number | null;
