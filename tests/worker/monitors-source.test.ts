@@ -30,7 +30,13 @@ describe('an evaluation made of a trace by hand', () => {
     });
     expect(onSpan.status).toBe(202);
     const { id } = await onSpan.json<{ id: string }>();
-    const whole = await postJson('/v1/evaluations', { ...judge, task: POINTWISE, source: { traceId } });
+    // Linked to the trace alone, answered in the request (Prefer: wait): listed on the trace itself, not on a span.
+    const whole = await postJson(
+      '/v1/evaluations',
+      { ...judge, task: POINTWISE, source: { traceId } },
+      { Prefer: 'wait=30' },
+    );
+    expect(whole.status).toBe(200);
     const { id: wholeId } = await whole.json<{ id: string }>();
     const other = await postJson('/v1/evaluations', { ...judge, task: POINTWISE, source: null });
     const { id: otherId } = await other.json<{ id: string }>();
