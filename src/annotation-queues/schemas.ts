@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import { TaskSchema } from '../engine/task.js';
 import { WinnerSchema } from '../engine/verdict.js';
-import { BATCH_ID_FILTER } from '../evaluations/list-schemas.js';
+import { BATCH_ID_FILTER } from '../evaluations/schemas.js';
 import { RUBRIC_REF } from '../rubrics/schemas.js';
 
 /** Most items per queue: 1,000. */

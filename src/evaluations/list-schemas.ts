@@ -6,7 +6,13 @@
 import { z } from '@hono/zod-openapi';
 import { PRESETS } from '../engine/registry.js';
 import { didYouMean } from '../engine/suggest.js';
-import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
+import {
+  BATCH_ID_FILTER,
+  EvaluationErrorSchema,
+  EvaluationLinksSchema,
+  EvaluationStatusSchema,
+  MetadataSchema,
+} from './schemas.js';
 import { SourceField, SourceRequestSchema } from './source.js';
 
 /** Most evaluations per page: 100 (default 20). */
@@ -20,11 +26,10 @@ const PRESET_IDS = PRESETS.map((p) => p.id);
 const RUBRIC_FILTER = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8}))?$/;
 
 /**
- * A batch (`ba_…`), meta-evaluation (`me_…`) or comparison (`cp_…`) id; and a monitor id (`mon_…`). A filter of
- * another form matches nothing, which would read as "none made": refused instead, naming the parameter. A well-formed
- * id the tenant does not have lists nothing, as a deleted monitor's or batch's evaluations may still be listed.
+ * A monitor id (`mon_…`); a batch's is {@link BATCH_ID_FILTER}. A filter of another form matches nothing, which
+ * would read as "none made": refused instead, naming the parameter. A well-formed id the tenant does not have lists
+ * nothing, as a deleted monitor's or batch's evaluations may still be listed.
  */
-export const BATCH_ID_FILTER = /^(?:ba|me|cp)_[0-9a-f]{32}$/;
 const MONITOR_ID_FILTER = /^mon_[0-9a-f]{32}$/;
 
 /** `key:value`: the key up to the first `:`, the value after it. */
