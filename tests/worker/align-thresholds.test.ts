@@ -147,7 +147,8 @@ describe('aligning a pointwise rubric by thresholds', { timeout: TEST_MS + WAIT_
     const done = await ended((await r.json<Alignment>()).links.self);
     expect(done).toMatchObject({ status: 'succeeded', method: 'auto', chosenMethod: 'thresholds', version: 2 });
     expect(done.items.validation).toBeGreaterThan(1);
-    expect(done.candidates).toEqual([{ method: 'thresholds', kappa: expect.any(Number) }]);
+    expect(done.candidates.map((c) => c.method)).toEqual(['thresholds']);
+    expect(typeof done.candidates[0]?.kappa).toBe('number');
     const kappa = done.candidates[0]?.kappa ?? Number.NaN;
     expect(kappa).toBeGreaterThanOrEqual(-1);
     expect(kappa).toBeLessThanOrEqual(1);
