@@ -46,7 +46,7 @@ import type { AlignmentRecord, AlignSteps, Candidate } from './rows.js';
 import { endAlignment, markWaiting, storeSteps, touchAlignment } from './rows.js';
 import type { AlignMethod } from './schemas.js';
 import type { PointScores } from './thresholds.js';
-import { learnThresholds, pointHeldOut } from './thresholds.js';
+import { learnThresholds, pointHeldOut, thresholdsKappa } from './thresholds.js';
 
 /** What a step came to: the job ended (or was not found running), or it waits on a run. */
 export type Advance = 'ended' | 'wait';
@@ -152,9 +152,14 @@ async function run(env: Bindings, a: AlignmentRecord, steps: AlignSteps, save: (
 
   if (!steps.chosen) {
     const candidates = steps.candidates;
-    // A pointwise rubric has one method (thresholds): nothing to choose between.
-    if (candidates.length === 1 || a.method !== 'auto') steps.chosen = candidates[0];
-    else {
+    // A pointwise rubric has one method (thresholds): nothing to choose between. Its κ on the validation items is
+    // still shown, as for each pairwise candidate: the base scores there through the cut-offs, no judging again.
+    if (candidates.length === 1 || a.method !== 'auto') {
+      if (a.method === 'auto' && pointwise)
+        for (const c of candidates)
+          c.kappa = thresholdsKappa(a.items, base.content, c.thresholds ?? null, split.validation, baseJudged);
+      steps.chosen = candidates[0];
+    } else {
       for (const c of candidates)
         c.run ??= await startRun(
           env,

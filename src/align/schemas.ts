@@ -130,7 +130,9 @@ export const AlignmentSchema = z
       .strict(),
     candidates: z
       .array(z.object({ method: AlignMethodSchema, kappa: z.number().nullable() }).strict())
-      .describe('`auto`: each method tried, with its κ on the validation items.'),
+      .describe(
+        "`auto`: each method tried, with its κ on the validation items (a pointwise rubric's one, `thresholds`: the base version's scores there read through the learned cut-offs; null when no score has a κ).",
+      ),
     version: z.number().int().positive().nullable().describe('The rubric version this job created.'),
     heldOut: z.union([HeldOutSchema, z.null()]),
     tag: AlignTagSchema.nullable(),

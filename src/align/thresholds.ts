@@ -105,6 +105,21 @@ function humanPoints(it: PointItem | undefined): PointScores {
   return { score: typeof it?.human === 'number' ? it.human : null, aspects: it?.humanAspects ?? null };
 }
 
+/**
+ * The κ of cut-offs over items `ix` without judging again: the base version's scores there (`judged`, by item) read
+ * through `thresholds`, against the humans' scores ({@link pointKappa}, as the held-out figure); null when no score
+ * has a κ. What `auto` shows as the one pointwise candidate's κ on the validation items.
+ */
+export function thresholdsKappa(
+  items: readonly PointItem[],
+  content: RubricContent,
+  thresholds: RubricThresholds | null,
+  ix: readonly number[],
+  judged: readonly (PointScores | null)[],
+): number | null {
+  return pointKappa(content, thresholds, items.map(humanPoints), judged, ix);
+}
+
 /** `thresholds`: the cut-offs learned from the base version's scores (`judged`, by item) on the items `learn`. */
 export function learnThresholds(
   items: readonly PointItem[],

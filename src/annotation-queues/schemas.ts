@@ -7,6 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import { TaskSchema } from '../engine/task.js';
 import { WinnerSchema } from '../engine/verdict.js';
+import { BATCH_ID_FILTER } from '../evaluations/schemas.js';
 import { RUBRIC_REF } from '../rubrics/schemas.js';
 
 /** Most items per queue: 1,000. */
@@ -83,7 +84,11 @@ export const FromEvaluationsSchema = z
   .object({
     filter: z
       .object({
-        batch: z.string().min(1).max(200).optional().describe('Only the items of this batch (`ba_…`).'),
+        batch: z
+          .string()
+          .regex(BATCH_ID_FILTER, 'expected a batch id: ba_, me_ or cp_ and 32 hex digits')
+          .optional()
+          .describe('Only the items of this batch (`ba_…`, or a meta-evaluation `me_…` or comparison `cp_…`).'),
         rubric: z
           .string()
           .regex(/^rb_[0-9a-f]{32}(@[1-9][0-9]{0,8})?$/, 'expected rb_… or rb_…@<version>')

@@ -68,6 +68,17 @@ function viewsOf(tasks: readonly Task[], content: RubricContent, field: (i: numb
 }
 
 /**
+ * An evaluation's task as the queue's rubric judges it: without what the rubric replaces (a pointwise task's `aspect`
+ * and `aspects`, e.g. a span monitor's aspect, which a rubric refuses beside its own criteria). The caller cannot
+ * change an evaluation's task, so it is taken this way rather than refused.
+ */
+function underRubric(task: Task): Task {
+  if (task.kind !== 'pointwise') return task;
+  const { aspect: _aspect, aspects: _aspects, ...rest } = task;
+  return rest;
+}
+
+/**
  * Creates a queue over the rubric version `request.rubric` names now, with the items sent or taken from the
  * tenant's evaluations (`items`, see `takeEvaluations`). With an `Idempotency-Key`, the same key and body
  * answer the first queue again.
@@ -104,12 +115,23 @@ export async function createQueue(
     );
     items = request.items.map((it) => ({ itemId: it.id, task: it.task, evaluationId: null, judge: null }));
   } else {
-    items = await fromEvaluations(kind);
-    if (items.length === 0)
+    const taken = (await fromEvaluations(kind)).map((it) => ({ ...it, task: underRubric(it.task) }));
+    if (taken.length === 0)
       throw invalidRequest(
         [{ path: 'fromEvaluations.filter', message: `no succeeded ${kind} evaluation matches the filter` }],
         'request body',
       );
+    const views = viewsOf(
+      taken.map((it) => it.task),
+      stored.version.content,
+      () => 'fromEvaluations.filter',
+    );
+    // A verdict on another aspect or scale than the rubric's is not a judge's label of this queue.
+    items = taken.map((it, i) => {
+      const view = views[i];
+      const fits = it.judge !== null && view !== undefined && labelIssues(labelShape(view), it.judge).length === 0;
+      return { ...it, judge: fits ? it.judge : null };
+    });
   }
   const id = newQueueId();
   const inserted = await insertQueue(db, {

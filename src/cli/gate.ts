@@ -3,7 +3,8 @@
  * `npm run gate`: the CI gate from any runner. Submits a comparison (`POST /v1/comparisons` with
  * `Prefer: wait`, through the typed client's `compare`), waits for it to end, prints the comparison's id,
  * the gate's summary and its usage, and exits by the one gate rule (`GATE_EXIT_CODES`, src/client/comparisons.ts):
- * 0 passed, 1 failed or no gate (refused, cancelled, timed out, an error), 2 a usage mistake, 3 inconclusive.
+ * 0 passed, 1 failed or ended without a gate (cancelled), 2 a usage mistake, 3 inconclusive, 4 no gate came back
+ * (the request refused or failed, or the wait timed out).
  *
  * ```
  * npm run gate -- --body gate.json [--target URL] [--token T] [--timeout SECONDS] [--idempotency-key K]
@@ -29,8 +30,9 @@ summary and exits by the gate rule.
   --idempotency-key K     a retried job gets the same comparison (e.g. the commit SHA)
   -h, --help              this text
 
-Exit codes: ${String(GATE_EXIT_CODES.passed)} gate passed; ${String(GATE_EXIT_CODES.failed)} gate failed, or no gate came back (refused, cancelled,
-timed out, an error); ${String(GATE_EXIT_CODES.usage)} a usage mistake; ${String(GATE_EXIT_CODES.inconclusive)} gate inconclusive (not a pass: \`gate && deploy\` holds).`,
+Exit codes: ${String(GATE_EXIT_CODES.passed)} gate passed; ${String(GATE_EXIT_CODES.failed)} gate failed, or the comparison ended without one
+(cancelled); ${String(GATE_EXIT_CODES.usage)} a usage mistake; ${String(GATE_EXIT_CODES.inconclusive)} gate inconclusive (not a pass: \`gate && deploy\` holds);
+${String(GATE_EXIT_CODES.request)} no gate came back: the request was refused (key, body) or failed, or --timeout passed.`,
   options: {
     body: { type: 'string' },
     target: { type: 'string' },
@@ -94,8 +96,9 @@ export async function gateMain(
     io.out(`${gateReport(c)}\n`);
     return gateExitCode(c);
   } catch (e) {
+    // Nothing is known of the candidate: not the failed gate's code, so a pipeline can tell the two apart.
     io.err(`error: ${describeError(e)}\n`);
-    return GATE_EXIT_CODES.failed;
+    return GATE_EXIT_CODES.request;
   }
 }
 

@@ -2038,7 +2038,7 @@ export interface components {
             /** @description The candidate every other one is compared with. */
             baseline: string;
         };
-        /** @description The gate: `outcome` (`passed` | `failed` | `inconclusive`), the candidate's win rate over the baseline (ties as half) with its Wilson interval at `confidence`, the counts behind it, `moreItems` (inconclusive only: items that would likely decide it; null otherwise) and a one-line `summary`. */
+        /** @description The gate: `outcome` (`passed` | `failed` | `inconclusive`), the candidate's win rate over the baseline (ties as half) with its Wilson interval at `confidence`, the counts behind it, `moreItems` (about how many more items would likely decide an inconclusive gate; null when the gate decided, when no item has a verdict yet, and when no number of items would likely decide it: a win rate exactly at `minWinRate`, e.g. 0.5 against a 0.5 bar, where more items of the same kind leave the interval spanning the bar, or one needing over 10⁹ items) and a one-line `summary`. */
         GateResult: {
             candidate: string;
             baseline: string;
@@ -5142,7 +5142,7 @@ export interface components {
             fromEvaluations?: {
                 /** @description Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label), hidden by `blind`. */
                 filter: {
-                    /** @description Only the items of this batch (`ba_…`). */
+                    /** @description Only the items of this batch (`ba_…`, or a meta-evaluation `me_…` or comparison `cp_…`). */
                     batch?: string;
                     /** @description Only evaluations judged by this rubric (any version), or `rb_…@n` by that version. */
                     rubric?: string;
@@ -5953,7 +5953,7 @@ export interface components {
                 validation: number;
                 heldOut: number;
             };
-            /** @description `auto`: each method tried, with its κ on the validation items. */
+            /** @description `auto`: each method tried, with its κ on the validation items (a pointwise rubric's one, `thresholds`: the base version's scores there read through the learned cut-offs; null when no score has a κ). */
             candidates: {
                 method: components["schemas"]["AlignMethod"];
                 kappa: number | null;

@@ -14,12 +14,14 @@ type Comparison = components['schemas']['Comparison'];
 type CreateComparisonRequest = components['schemas']['CreateComparisonRequest'];
 
 /**
- * How a CI gate exits, everywhere: `passed` 0 (deploy); `failed` 1, and 1 for anything that gave no gate
- * (the request refused, an error, the comparison cancelled, a timeout); `usage` 2 (a mistake on the command
- * line); `inconclusive` 3: not a pass, so `gate && deploy` holds the deploy, yet distinct, so a pipeline may
- * let it through on purpose (`gate; [ $? -eq 3 ]`).
+ * How a CI gate exits, everywhere: `passed` 0 (deploy); `failed` 1, and 1 for a comparison that ended without a
+ * deciding gate (none asked, cancelled); `usage` 2 (a mistake on the command line); `inconclusive` 3: not a pass,
+ * so `gate && deploy` holds the deploy, yet distinct, so a pipeline may let it through on purpose
+ * (`gate; [ $? -eq 3 ]`); `request` 4: no gate came back because the request was refused (a key's 401/403, a
+ * body's 400, a 429) or failed (unreachable, a 5xx, the wait timed out), so a pipeline can tell its setup or the
+ * deployment from a candidate that failed.
  */
-export const GATE_EXIT_CODES = { passed: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
+export const GATE_EXIT_CODES = { passed: 0, failed: 1, usage: 2, inconclusive: 3, request: 4 } as const;
 
 /**
  * The exit code of an ended comparison by the one rule ({@link GATE_EXIT_CODES}): its gate's outcome once it

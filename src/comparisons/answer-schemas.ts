@@ -112,7 +112,9 @@ export const GateResultDocSchema = GateResultSchema.meta({
   id: 'GateResult',
   description:
     "The gate: `outcome` (`passed` | `failed` | `inconclusive`), the candidate's win rate over the baseline (ties as half) with its Wilson interval at " +
-    '`confidence`, the counts behind it, `moreItems` (inconclusive only: items that would likely decide it; null otherwise) and a one-line `summary`.',
+    '`confidence`, the counts behind it, `moreItems` (about how many more items would likely decide an inconclusive gate; null when the gate decided, ' +
+    'when no item has a verdict yet, and when no number of items would likely decide it: a win rate exactly at `minWinRate`, e.g. 0.5 against a 0.5 bar, ' +
+    'where more items of the same kind leave the interval spanning the bar, or one needing over 10⁹ items) and a one-line `summary`.',
 });
 
 /** Where the statistics come from. */

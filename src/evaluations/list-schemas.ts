@@ -6,7 +6,13 @@
 import { z } from '@hono/zod-openapi';
 import { PRESETS } from '../engine/registry.js';
 import { didYouMean } from '../engine/suggest.js';
-import { EvaluationErrorSchema, EvaluationLinksSchema, EvaluationStatusSchema, MetadataSchema } from './schemas.js';
+import {
+  BATCH_ID_FILTER,
+  EvaluationErrorSchema,
+  EvaluationLinksSchema,
+  EvaluationStatusSchema,
+  MetadataSchema,
+} from './schemas.js';
 import { SourceField, SourceRequestSchema } from './source.js';
 
 /** Most evaluations per page: 100 (default 20). */
@@ -18,6 +24,13 @@ const PRESET_IDS = PRESETS.map((p) => p.id);
 
 /** A rubric (`rb_…`), optionally one version of it (`rb_…@3`). */
 const RUBRIC_FILTER = /^(rb_[0-9a-f]{32})(?:@([1-9][0-9]{0,8}))?$/;
+
+/**
+ * A monitor id (`mon_…`); a batch's is {@link BATCH_ID_FILTER}. A filter of another form matches nothing, which
+ * would read as "none made": refused instead, naming the parameter. A well-formed id the tenant does not have lists
+ * nothing, as a deleted monitor's or batch's evaluations may still be listed.
+ */
+const MONITOR_ID_FILTER = /^mon_[0-9a-f]{32}$/;
 
 /** `key:value`: the key up to the first `:`, the value after it. */
 const METADATA_FILTER = /^([^:]{1,64}):([\s\S]{0,1024})$/;
@@ -44,8 +57,7 @@ export const ListEvaluationsQuery = z
       }),
     batch: z
       .string()
-      .min(1)
-      .max(200)
+      .regex(BATCH_ID_FILTER, 'expected a batch id: ba_, me_ or cp_ and 32 hex digits')
       .optional()
       .openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
     metadata: z
@@ -78,8 +90,7 @@ export const ListEvaluationsQuery = z
     }),
     monitor: z
       .string()
-      .min(1)
-      .max(64)
+      .regex(MONITOR_ID_FILTER, 'expected a monitor id: mon_ and 32 hex digits')
       .optional()
       .openapi({
         param: { description: 'Only evaluations made by this monitor (`mon_…`, their `source.monitorId`).' },

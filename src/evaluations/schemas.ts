@@ -24,6 +24,9 @@ import { StabilitySchema } from '../metrics/stability.js';
 import { CertificationField, CertifiedField, CertifyField, GuaranteeField } from './certified.js';
 import { SourceField, SourceRequestSchema } from './source.js';
 
+/** The id of a batch (`ba_…`), meta-evaluation (`me_…`) or comparison (`cp_…`): what an evaluation's `batchId` holds. */
+export const BATCH_ID_FILTER = /^(?:ba|me|cp)_[0-9a-f]{32}$/;
+
 /** Most metadata entries per evaluation: 32. */
 export const MAX_METADATA_KEYS = 32;
 /** Longest metadata string value, in characters: 1024. */

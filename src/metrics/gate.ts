@@ -70,7 +70,10 @@ export const GateResultSchema = z
     losses: z.number().int().nonnegative(),
     /** Items of this pair without a verdict. */
     missing: z.number().int().nonnegative(),
-    /** Inconclusive only: more items that would likely decide it (see the module note); null otherwise or when no number would. */
+    /**
+     * Inconclusive only: more items that would likely decide it (see the module note); null when decided, with no
+     * verdict, and when no number would (a win rate exactly at `minWinRate`, or past 10⁹ items).
+     */
     moreItems: z.number().int().positive().nullable(),
     /** One line a CI log can print. */
     summary: z.string(),

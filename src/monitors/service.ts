@@ -87,11 +87,13 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   const rubric =
     d.judge.rubric === undefined ? null : await resolveRubricRef(env, tenant, d.judge.rubric, 'judge.rubric');
   const judgeField = rubric ? 'judge.rubric' : 'judge.preset';
+  // This step checks the task's kind, the next the aspect: so not the given aspect here, and with a rubric none
+  // (the rubric says what is scored and refuses a task's aspect with a description), else the placeholder.
+  const { aspect, ...rest } = d.judge;
   try {
     planTask(
       judge,
-      // The placeholder even when an aspect is given: this step checks the task's kind, the next the aspect.
-      sampleTask({ ...d, judge: { ...d.judge, aspect: PLACEHOLDER_ASPECT } }),
+      sampleTask({ ...d, judge: rubric ? rest : { ...rest, aspect: PLACEHOLDER_ASPECT } }),
       'task',
       rubric?.content,
       // A monitor's task is built from spans: its kind is no field of the caller's, the judge is.
@@ -103,13 +105,10 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   try {
     planTask(judge, sampleTask(d), 'task', rubric?.content);
   } catch (err) {
-    // An aspect the judge does not know lacks its description: name that field, not the aspect as a whole.
-    const noDescription =
-      d.judge.aspect !== undefined &&
-      d.judge.aspect.description === undefined &&
-      err instanceof Error &&
-      err.message.includes('aspect.description');
-    throw named(err, () => (noDescription ? 'judge.aspect.description' : 'judge.aspect'));
+    // The aspect's description is what is wrong (missing for an aspect the judge does not know, or given beside a
+    // rubric, whose criteria replace it): name that field, not the aspect as a whole.
+    const description = aspect !== undefined && err instanceof Error && err.message.includes('aspect.description');
+    throw named(err, () => (description ? 'judge.aspect.description' : 'judge.aspect'));
   }
   if (d.webhook) {
     requireWebhookUrl(env, d.webhook.url, 'webhook.url');

@@ -113,19 +113,32 @@ describe('npm run gate', () => {
       Array.from({ length: 20 }, () => comparison(null, 'live')),
     );
     const r = await gate(target, { timeout: '1' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(GATE_EXIT_CODES.request);
     expect(r.err).toContain('comparison cp_1 did not end within 1 s; it keeps running');
   });
 
-  it('exits 1 when no gate comes back: the request refused, or the comparison cancelled', async () => {
+  it("exits 4 when the request is refused or fails, not the failed gate's 1; 1 for a cancelled comparison", async () => {
     const refused = await api({
       status: 400,
       body: { error: { code: 'invalid_request', message: 'design: required' } },
     });
     const r = await gate(refused.target);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
+    expect(r.code).toBe(GATE_EXIT_CODES.request);
     expect(r.err).toContain('design: required');
     close?.();
+    // A refused key is the pipeline's setup, not the candidate: a CI job tells it from a failed gate.
+    const badKey = await api({
+      status: 401,
+      body: { error: { code: 'unauthorized', message: 'invalid API key' } },
+    });
+    const k = await gate(badKey.target, { token: 'trb_bogus' });
+    expect(k.code).toBe(4);
+    expect(k.err).toContain('invalid API key');
+    close?.();
+    // Nothing listening: the deployment unreachable.
+    const nowhere = await gate(badKey.target);
+    expect(nowhere.code).toBe(4);
     // A cancelled comparison's gate covers only what was judged before the cancel: 1, and the report says so.
     const cancelled = await api({ status: 200, body: comparison('passed', 'final', 'cancelled') });
     const c = await gate(cancelled.target);

@@ -2,7 +2,8 @@
  * `POST /v1/rubrics/{id}/align` with `method: thresholds` on a pointwise rubric: a judge one point too generous on
  * every aspect (the mock's `generous=1` over outputs whose hidden quality the humans' scores follow) is aligned by
  * per-aspect cut-offs. The new version stores them, held-out κ rises with its interval above 0, the tag moves, and
- * an evaluation by that version carries the bands as the verdict's `label`; `auto` picks thresholds; few-shot on a
+ * an evaluation by that version carries the bands as the verdict's `label`; `auto` picks thresholds (its κ on the
+ * validation items shown as its candidate's); few-shot on a
  * pointwise rubric is a 400 naming `method`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,8 +136,9 @@ describe('aligning a pointwise rubric by thresholds', { timeout: TEST_MS + WAIT_
       expect(verdict?.label).toEqual({ score: 3, aspects: { clarity: 3, accuracy: 3 } });
   });
 
-  it('auto picks thresholds for a pointwise rubric; few-shot there is a 400 naming method', async () => {
-    const { rubric, queue } = await labelled(12);
+  it('auto picks thresholds for a pointwise rubric, with its κ on the validation items; few-shot there is a 400 naming method', async () => {
+    // 20 items: the validation share of the learning items (about 4) holds more than one human score, so κ is defined.
+    const { rubric, queue } = await labelled(20);
     const refused = await postJson(`/v1/rubrics/${rubric}/align`, { queue, method: 'few-shot' });
     expect(refused.status).toBe(400);
     expect((await refused.json<ErrorJson>()).error.message).toContain('method:');
@@ -144,5 +146,11 @@ describe('aligning a pointwise rubric by thresholds', { timeout: TEST_MS + WAIT_
     expect(r.status).toBe(202);
     const done = await ended((await r.json<Alignment>()).links.self);
     expect(done).toMatchObject({ status: 'succeeded', method: 'auto', chosenMethod: 'thresholds', version: 2 });
+    expect(done.items.validation).toBeGreaterThan(1);
+    expect(done.candidates.map((c) => c.method)).toEqual(['thresholds']);
+    expect(typeof done.candidates[0]?.kappa).toBe('number');
+    const kappa = done.candidates[0]?.kappa ?? Number.NaN;
+    expect(kappa).toBeGreaterThanOrEqual(-1);
+    expect(kappa).toBeLessThanOrEqual(1);
   });
 });

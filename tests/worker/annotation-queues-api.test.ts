@@ -96,6 +96,8 @@ describe('creating a queue', () => {
       fromEvaluations: { filter: { metadata: { run: `none-${v.id}` } } },
     });
     expect((await errorOf(nothing, 400)).issues?.map((i) => i.path)).toEqual(['fromEvaluations.filter']);
+    const badBatch = await postJson(Q, { name: 'q', rubric: v.id, fromEvaluations: { filter: { batch: 'nope' } } });
+    expect((await errorOf(badBatch, 400)).issues?.map((i) => i.path)).toEqual(['fromEvaluations.filter.batch']);
     expect((await errorOf(await api(`${Q}/aq_${'0'.repeat(32)}`), 404)).code).toBe('not_found');
     expect((await errorOf(await api(`${Q}/nope`), 400)).issues?.[0]?.path).toBe('id');
     expect((await errorOf(await api(`${Q}?cursor=zzz`), 400)).issues?.[0]?.path).toBe('cursor');

@@ -257,6 +257,31 @@ describe('the CI gate', () => {
       expect(summary).toMatchObject({ kind: 'summary', gate: { outcome } });
     },
   );
+
+  it('at a win rate of exactly the bar is inconclusive with moreItems null, as the served document says', async () => {
+    const even = qualityTag(0.5);
+    const id = await create({
+      ...judge('cmp-gate-even'),
+      candidates: ['old', 'new'],
+      design: { baseline: 'old' },
+      gate: { candidate: 'new', baseline: 'old', minWinRate: 0.5 },
+      items: Array.from({ length: 4 }, (_, i) => ({
+        id: `q${i}`,
+        question: `(${i}) Explain the answer.`,
+        outputs: { old: `Answer of old ${even}`, new: `Answer of new ${even}` },
+      })),
+    });
+    const c = await waitDone(id);
+    expect(c.gate).toMatchObject({ outcome: 'inconclusive', winRate: 0.5, moreItems: null });
+    expect(c.gate?.summary).toContain('no number of items is likely to decide it');
+    const doc = await (
+      await api('/openapi.json')
+    ).json<{
+      components: { schemas: Record<string, { description?: string }> };
+    }>();
+    expect(doc.components.schemas.GateResult?.description).toContain('null when the gate decided');
+    expect(doc.components.schemas.GateResult?.description).toContain('no number of items would likely decide it');
+  });
 });
 
 describe('the sweeper', () => {
