@@ -8,6 +8,7 @@
  * each page).
  */
 import { RESERVE_AHEAD_SECONDS } from '../src/tenants/reservations.js';
+import { QUEUED_STARTS_PER_SECOND } from '../src/batches/start-pace.js';
 
 import { MAX_ATTEMPTS_PER_INVOCATION, MAX_PARALLEL_CALLS } from '../src/config/platform-limits.js';
 import type { PresetFootprint } from './capacity-footprint.js';
@@ -285,9 +286,11 @@ export function limitRows(f: PresetFootprint, load: Load, layout: Layout): Limit
   row({
     store: 'Durable Object',
     limit: "1,000 req/s: a wave coordinator (the largest tenant's verdicts in one batch-tier batch)",
-    atPeak: tenantVps * 1,
+    // A batch's hand-over makes at most this many items visible a second, whatever the load.
+    atPeak: Math.min(tenantVps, QUEUED_STARTS_PER_SECOND),
     of: LIMITS.doRequestsPerSecond,
-    note: 'one registration per item as it starts; later waves ride on the delivery RPC',
+    bindsAt: Infinity,
+    note: `one registration per item as it starts, at most ${QUEUED_STARTS_PER_SECOND} starts a second per batch; later waves ride on the delivery RPC`,
   });
   row({
     store: 'Durable Object',

@@ -20,6 +20,14 @@ import { ItemWaves, WAVE_WATCHDOG_MS } from './waves.js';
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
 
+/**
+ * The wait before the retry of a step that threw, in ms: 2 s after the first throw, doubling after each one
+ * (2, 4, 8, 16 s before {@link MAX_ALARM_FAILURES} ends it), the platform's own alarm-retry backoff.
+ */
+export function alarmRetryDelayMs(failures: number): number {
+  return 2_000 * 2 ** Math.max(0, failures - 1);
+}
+
 /** The alarm's work for one instance. */
 export class Stepper {
   /** Makes and stores this instance's calls (./calls.ts). */
@@ -41,8 +49,9 @@ export class Stepper {
   }
 
   /**
-   * One alarm invocation. A throw lets the platform retry; after {@link MAX_ALARM_FAILURES} consecutive
-   * throws a running evaluation fails with `internal_error`.
+   * One alarm invocation. A step that throws is retried on this object's own alarm after
+   * {@link alarmRetryDelayMs}; after {@link MAX_ALARM_FAILURES} consecutive throws a running evaluation fails
+   * with `internal_error`.
    */
   async alarm(): Promise<void> {
     const evaluation = this.instance.load();
@@ -78,7 +87,11 @@ export class Stepper {
         await this.final.finalize(evaluation);
         return;
       }
-      throw e;
+      // Our retry, not the platform's: a handler that throws leaves its alarm stored at its past time while
+      // the platform waits out its backoff, so `armBy` (a coordinator's results, a cancel, the sweeper's
+      // re-kick) found one armed "sooner" and left the step waiting 2-4 s more. This alarm is a real time,
+      // which an arm for sooner replaces.
+      await this.instance.armBy(Date.now() + alarmRetryDelayMs(failures));
     }
   }
 
@@ -88,8 +101,8 @@ export class Stepper {
   /**
    * The first step, run by the caller of `startAndAwait` instead of by the alarm. The watchdog alarm
    * (`watchdogArmed`: the start armed it; else the caller's waiting RPC stands watch, see {@link armWatchdog})
-   * resumes the work should this instance die mid-step; a step that threw re-arms the alarm at once (the
-   * platform's alarm retry then takes over). A step that ended the evaluation with its final write done
+   * resumes the work should this instance die mid-step; a step that threw has armed its retry
+   * ({@link alarmRetryDelayMs}), and anything else that throws re-arms the alarm at once. A step that ended the evaluation with its final write done
    * clears an armed watchdog, which would only find nothing to do.
    */
   async runInline(watchdogArmed: boolean): Promise<void> {

@@ -42,6 +42,7 @@ import { claimWindow, claimWindowStatements } from './window-claims.js';
 import { BATCH_BUDGET_ERROR, claimBudgeted } from './budget-claims.js';
 import { everyTenantDb, perDbLimit, recordDb } from '../config/d1-shards.js';
 import { QUEUE_BATCH_MAX } from '../config/platform-limits.js';
+import { chunkDelays } from './start-pace.js';
 
 /** `sendBatch` calls in flight at once while a window is handed over: 10. */
 export const SEND_CONCURRENCY = 10;
@@ -69,18 +70,43 @@ async function eachLimited<T>(
   );
 }
 
+/** A batches-queue message: a chunk of a batch's items to hand to the jobs queue now (it was due later). */
+export const StartMessageSchema = z
+  .object({
+    op: z.literal('start'),
+    batchId: z.string().min(1).max(200),
+    ids: z.array(z.string().min(1).max(200)).min(1).max(QUEUE_BATCH_MAX),
+  })
+  .strict();
+/** A parsed {@link StartMessageSchema} message. */
+export type StartMessage = z.infer<typeof StartMessageSchema>;
+
+/**
+ * Sends `{ id }` for each of `ids` (at most {@link QUEUE_BATCH_MAX}) to the jobs queue in one call. Throws when
+ * the send fails. Sending an id twice starts nothing twice: the jobs consumer starts only a queued item.
+ */
+export async function sendStarts(env: Bindings, ids: readonly string[]): Promise<void> {
+  await env.JOBS.sendBatch(ids.map((id) => ({ body: { id } })));
+}
+
 /**
  * Sends `{ id }` for every id to the jobs queue, {@link QUEUE_BATCH_MAX} per call, {@link SEND_CONCURRENCY}
- * calls at once. A failed call is logged: the rows are durable and the sweeper re-kicks queued rows.
+ * calls at once, at most 400 of them visible a second (`QUEUED_STARTS_PER_SECOND`): a chunk due later goes
+ * through the batches queue, delayed until then ({@link chunkDelays}, ./start-pace.ts). A failed call is logged:
+ * the rows are durable and the sweeper re-kicks queued rows.
  * @returns true when every call succeeded.
  */
 export async function sendIds(env: Bindings, ids: readonly string[], batchId: string): Promise<boolean> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += QUEUE_BATCH_MAX) chunks.push(ids.slice(i, i + QUEUE_BATCH_MAX));
+  const delays = chunkDelays(Math.ceil(ids.length / QUEUE_BATCH_MAX));
+  const chunks = delays.map((delaySeconds, k) => ({
+    ids: ids.slice(k * QUEUE_BATCH_MAX, (k + 1) * QUEUE_BATCH_MAX),
+    delaySeconds,
+  }));
   let ok = true;
-  await eachLimited(chunks, SEND_CONCURRENCY, async (chunk) => {
+  await eachLimited(chunks, SEND_CONCURRENCY, async ({ ids: chunk, delaySeconds }) => {
     try {
-      await env.JOBS.sendBatch(chunk.map((id) => ({ body: { id } })));
+      if (delaySeconds === 0) await sendStarts(env, chunk);
+      else await env.BATCHES.send({ op: 'start', batchId, ids: chunk } satisfies StartMessage, { delaySeconds });
     } catch (err) {
       ok = false;
       log('warn', 'batch.queue_send_failed', { batchId, ids: chunk.length, error: messageOf(err) });

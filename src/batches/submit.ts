@@ -234,7 +234,7 @@ export async function submitBatch(env: Bindings, s: BatchSubmission): Promise<Su
       idempotencyKey: s.idempotencyKey,
       requestHash: hash,
       // At the batch tier every item runs at once: the provider's own limit is per file, and the items wait
-      // on their waves, not on LLM calls (src/waves/).
+      // on their waves, not on LLM calls (src/waves/). Their starts are paced (./start-pace.ts).
       concurrency: s.tier === 'batch' ? Math.max(1, items.length) : config.BATCH_CONCURRENCY,
       tier: s.tier,
       flexFallback: s.flexFallback,

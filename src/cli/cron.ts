@@ -111,8 +111,8 @@ export interface CronTimerOptions {
 export const RESTART_CRON = '@reboot';
 
 /**
- * A {@link CronTimerOptions.trigger} through a runtime's `/cdn-cgi/handler/scheduled` route (wrangler dev
- * `--test-scheduled`, Miniflare's `unsafeTriggerHandlers`); a refusal is reported with the runtime's answer
+ * A {@link CronTimerOptions.trigger} through Miniflare's `/cdn-cgi/handler/scheduled` route (its
+ * `unsafeTriggerHandlers`; wrangler dev takes {@link wranglerTrigger}); a refusal is reported with the runtime's answer
  * (Miniflare's is the handler's outcome, e.g. `exception`).
  * @param worker Miniflare only: the Worker to send it to (`MF-Route-Override`). With [assets], the entry
  *   otherwise goes to the asset router, which has no scheduled handler.
@@ -125,6 +125,29 @@ export function httpTrigger(url: string, worker?: string): CronTimerOptions['tri
     });
     const text = (await r.text()).trim();
     return r.ok ? null : `scheduled event for ${cron}: HTTP ${r.status}${text ? ` ${text}` : ''}`;
+  };
+}
+
+/**
+ * The `wrangler dev` flag {@link wranglerTrigger} needs: it bundles wrangler's middleware that answers
+ * `/__scheduled?cron=…` by running the Worker's own `scheduled` handler.
+ */
+export const WRANGLER_SCHEDULED_FLAG = '--test-scheduled';
+
+/**
+ * A {@link CronTimerOptions.trigger} for `wrangler dev` (started with {@link WRANGLER_SCHEDULED_FLAG}), through
+ * `/__scheduled` instead of {@link httpTrigger}'s route. With [assets], wrangler dev's entry is Miniflare's
+ * assets proxy, which has no scheduled handler: `/cdn-cgi/handler/scheduled` answers 500 `exception` there,
+ * and wrangler's own proxy in front takes the `MF-Route-Override` header that would name the Worker. The
+ * middleware runs inside the Worker, so the event reaches it; it takes no time, so the handler's
+ * `scheduledTime` is when the event is fired (for {@link RESTART_CRON}: just after the runtime answered, not
+ * `at`).
+ */
+export function wranglerTrigger(url: string): CronTimerOptions['trigger'] {
+  return async (cron) => {
+    const r = await fetch(`${url}/__scheduled?${new URLSearchParams({ cron }).toString()}`);
+    const text = (await r.text()).trim();
+    return r.ok ? null : `scheduled event for ${cron}: HTTP ${r.status}${text ? ` ${text.slice(0, 200)}` : ''}`;
   };
 }
 

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { CronTimerOptions } from './cron.js';
 import type { Described, EndedRef } from './ended.js';
-import { httpTrigger } from './cron.js';
+import { httpTrigger, WRANGLER_SCHEDULED_FLAG, wranglerTrigger } from './cron.js';
 import type { RuntimeReply, RuntimeRequest } from './miniflare-runtime.js';
 import type { RuntimeConfig, WorkerSetup } from './worker-options.js';
 import { spawnGroup, stopGroup } from './process-group.js';
@@ -304,6 +304,8 @@ export async function startWrangler(
     '--persist-to',
     config.persistTo,
     '--show-interactive-dev-session=false',
+    // The crons' route (./cron.ts `wranglerTrigger`): the runtime's own answers 500 for a Worker with [assets].
+    WRANGLER_SCHEDULED_FLAG,
   ];
   // npm start reads .dev.vars / .env itself, as the default runtime does: an explicit env file (its secrets) makes
   // wrangler dev skip both.
@@ -359,6 +361,6 @@ export async function startWrangler(
     reload: () => Promise.reject(new Error('wrangler dev reloads by itself')),
     describe: () => Promise.resolve(null),
     release: () => Promise.resolve(false),
-    trigger: httpTrigger(url),
+    trigger: wranglerTrigger(url),
   };
 }

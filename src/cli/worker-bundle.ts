@@ -69,9 +69,33 @@ export function wrangler(
   });
 }
 
-/** Applies the numbered migrations to the local D1 in `persistTo` with wrangler (before `wrangler dev`). Rejects with wrangler's output on failure. */
-export function wranglerMigrations(persistTo: string): Promise<void> {
-  return wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], 'D1 migrations');
+/**
+ * The wrangler commands that migrate every D1 database of `config` (wrangler.toml's `d1_databases`) in
+ * `persistTo`: the control database and each tenants' shard (`DB_00` …), which the API and the sweeps read.
+ */
+export function wranglerMigrationCommands(
+  config: { d1_databases: readonly { binding: string }[] },
+  persistTo: string,
+): string[][] {
+  return config.d1_databases.map(({ binding }) => [
+    'd1',
+    'migrations',
+    'apply',
+    binding,
+    '--local',
+    '--persist-to',
+    persistTo,
+  ]);
+}
+
+/**
+ * Applies the numbered migrations to every local D1 database in `persistTo` with wrangler (before `wrangler dev`),
+ * one database after another. Rejects with wrangler's output on failure.
+ */
+export async function wranglerMigrations(persistTo: string): Promise<void> {
+  const { readWranglerConfig } = await import('./wrangler-config.js');
+  for (const args of wranglerMigrationCommands(readWranglerConfig({ config: CONFIG_PATH }), persistTo))
+    await wrangler(args, `D1 migrations (${args[3] ?? ''})`);
 }
 
 /** Bundles the Worker exactly as `wrangler deploy` would (dry run) into `outDir`; resolves to the entry module. */

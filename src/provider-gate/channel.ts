@@ -189,10 +189,14 @@ export class GateChannel {
       }
       if (!again && !overloaded(e)) return this.waitTurn(a, true);
       this.warn('gate.unavailable', a.callId, e);
-      // Let through without a slot. A failed ask may have been granted at the gate with its reply lost: that slot
-      // is given back now, not held until its lease expires (5 min); ignored when the gate holds none for the id.
-      // Sent on the stub as it is, not through `flush`, whose failure would replace the stub and log once more.
-      this.stub.release(a.id, 'failed').catch(() => undefined);
+      // Let through without a slot. A failed ask may still wait at the gate (its acquire reached a gate that
+      // outlived the lost connection): withdrawn there, or a later grant would hold a slot nobody uses until
+      // its lease ends (5 min). It may have been granted with its reply lost: that slot is given back. In that
+      // order, on one stub (it delivers in order); the gate ignores an id it holds nothing for. Sent on the stub
+      // as it is, not through `flush`, whose failure would replace the stub and log once more.
+      const current = this.stub;
+      current.withdraw([a.id]).catch(() => undefined);
+      current.release(a.id, 'failed').catch(() => undefined);
       a.state = 'granted';
       a.off();
       a.resolve(NO_SLOT);

@@ -3,9 +3,13 @@
  * item claims the batch's next item and gives it a running slot under its tenant's cap, so the next object
  * starts with no D1 round trip of its own (src/batches/pump.ts `handOverClaim`).
  */
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
+import worker from '../../src/index.js';
 import type { MockInstance } from 'vitest';
 import { claimWindow, claimWindowStatements } from '../../src/batches/window-claims.js';
+import { pump, StartMessageSchema } from '../../src/batches/pump.js';
+import { chunkDelays, QUEUED_STARTS_PER_SECOND } from '../../src/batches/start-pace.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import { createBatchId, items, ONE_CALL_VERDICT, singleCallJudge, storedBatch } from './batches-support.js';
@@ -190,5 +194,56 @@ describe('the batch window', () => {
     expect(running).toMatchObject({ started_at: running?.slot_at, engine_version: null });
     expect((await waitForEnd(running?.id ?? '')).status).toBe('succeeded');
     expect(await engineVersionIn(running?.id ?? '')).not.toBeNull();
+  });
+
+  it("hands a wide window to the jobs queue at most 400 items a second, so a batch-tier batch's coordinator is not flooded", async () => {
+    // A batch-tier batch's window is every item (src/batches/submit.ts): each item's first step registers its
+    // calls with the batch's one wave coordinator as it starts.
+    const b = await storedBatch(1_000, { concurrency: 1_000, tenant: newTestId('tn_paced') });
+    // Each id handed over, with the second it becomes visible to the jobs consumer: at once through the jobs
+    // queue, or when the batches-queue message carrying it is delivered (its consumer sends it on then).
+    const visibleAt = new Map<string, number>();
+    const jobs = {
+      sendBatch: (messages: readonly { body: { id: string }; delaySeconds?: number }[]) => {
+        for (const m of messages) visibleAt.set(m.body.id, m.delaySeconds ?? 0);
+        return Promise.resolve();
+      },
+    } as unknown as Queue;
+    const batches = {
+      send: (body: unknown, options?: { delaySeconds?: number }) => {
+        const m = StartMessageSchema.parse(body);
+        expect(m.batchId).toBe(b.id);
+        for (const id of m.ids) visibleAt.set(id, options?.delaySeconds ?? 0);
+        return Promise.resolve();
+      },
+    } as unknown as Queue;
+    expect(await pump({ ...testEnv, JOBS: jobs, BATCHES: batches }, { batchId: b.id })).toBe(1_000);
+    expect([...visibleAt.keys()].sort()).toEqual([...b.items].sort());
+    // Items made visible in each second of the hand-over: never more than the bound, and no second left empty.
+    const perSecond = new Map<number, number>();
+    for (const at of visibleAt.values()) perSecond.set(at, (perSecond.get(at) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(QUEUED_STARTS_PER_SECOND);
+    expect([...perSecond.keys()].sort()).toEqual([0, 1, 2]);
+    // A window within the bound goes at once, as every standard batch's does.
+    expect(chunkDelays(4)).toEqual([0, 0, 0, 0]);
+    // A delayed chunk, once delivered, goes on to the jobs queue.
+    const forwarded: string[] = [];
+    const consumerEnv = {
+      ...testEnv,
+      JOBS: {
+        sendBatch: (messages: readonly { body: { id: string } }[]) => {
+          forwarded.push(...messages.map((m) => m.body.id));
+          return Promise.resolve();
+        },
+      } as unknown as Queue,
+    };
+    const chunk = b.items.slice(900);
+    const message = createMessageBatch('tribunal-batches', [
+      { id: 'p1', timestamp: Date.now(), attempts: 1, body: { op: 'start', batchId: b.id, ids: chunk } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(message, consumerEnv, ctx);
+    expect((await getQueueResult(message, ctx)).explicitAcks).toEqual(['p1']);
+    expect(forwarded).toEqual(chunk);
   });
 });

@@ -8,7 +8,7 @@ import {
   runDurableObjectAlarm,
   waitOnExecutionContext,
 } from 'cloudflare:test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sweep } from '../../queues/sweeper.js';
 import worker from '../../src/index.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
@@ -207,5 +207,39 @@ describe('sweeper', () => {
     expect(await countRows('usage', id)).toBe(calls);
     // The stored first call was not sent again.
     expect(await mockRequests(id)).toBe(calls);
+  });
+});
+
+describe('a step that throws', () => {
+  it("is retried on the object's own alarm, which a re-kick brings forward instead of waiting out a backoff", async () => {
+    const ns = `throw-${Date.now()}`;
+    await stubbornCritic(ns);
+    const { id } = await insertJob({ ...LONG_DEBATE, task: POINTWISE, mock: { mode: 'scripted', ns } });
+    await runInTestObject(id, async (o, state) => {
+      // This instance only: one round of calls per alarm invocation, so each step ends by arming the next.
+      o.useBindings({ STEP_BUDGET_MS: '0' });
+      await o.start(id);
+      await state.storage.setAlarm(Date.now() + 100);
+      // The first step's arm fails (as a storage fault would): the step throws once.
+      vi.spyOn(state.storage, 'setAlarm').mockRejectedValueOnce(new Error('injected: storage unavailable'));
+    });
+    const failures = () =>
+      runInTestObject(
+        id,
+        (_o, state) => state.storage.sql.exec<{ n: number }>('SELECT alarm_failures AS n FROM evaluation').one().n,
+      );
+    await pollUntil(failures, (n) => n >= 1);
+    const failedAt = Date.now();
+    // Its retry is stored as the time it runs. A throw left the alarm at its past time while the platform
+    // waited out its own backoff, so an arm for now (below) kept that and the step waited 2-4 s more.
+    expect(await pendingAlarm(id)).toBeGreaterThan(failedAt);
+    // The sweeper's re-kick (start again: the alarm for now) goes ahead of the retry.
+    const kicked = Date.now();
+    await evaluationStub(testEnv, id).start(id);
+    const next = await pendingAlarm(id);
+    expect(next === null || (next >= kicked && next <= kicked + 1_000), String(next)).toBe(true);
+    const row = await waitForEnd(id);
+    expect(row.status, row.error_message ?? '').toBe('succeeded');
+    expect(await failures()).toBe(0);
   });
 });

@@ -320,9 +320,10 @@ describe("the provider gate's exchange", () => {
     });
     const warnings = lines.filter((l) => l.level === 'warn' && l.evaluationId === 'ev_down').map((l) => l.event);
     // Per attempt: the exchange fails (a fresh stub, one warning), the re-ask through it fails (let through,
-    // logged), and a release goes for the slot a lost reply may have granted; no third ask, no third stub.
+    // logged), and a withdraw and a release go for an ask still waiting there or a slot a lost reply granted; no
+    // third ask, no third stub.
     expect(warnings).toEqual(['gate.exchange_failed', 'gate.unavailable', 'gate.exchange_failed', 'gate.unavailable']);
-    expect(calls).toEqual(['exchange', 'acquire', 'release', 'exchange', 'acquire', 'release']);
+    expect(calls).toEqual(['exchange', 'acquire', 'withdraw', 'release', 'exchange', 'acquire', 'withdraw', 'release']);
     expect(connects).toBe(3);
   });
 
@@ -336,5 +337,44 @@ describe("the provider gate's exchange", () => {
     await capturingLogLines(() => gate.acquire(attempt(model, 'a')));
     expect((await stub.stats()).granted).toBe(1);
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+  });
+
+  it('withdraws an ask still waiting at the gate when its attempt goes out without a slot: no later grant holds one', async () => {
+    const model = `mock-judge?seed=exchange-let-through-${Date.now()}`;
+    const limits = { PROVIDER_CONCURRENCY_MAX: '2', PROVIDER_CONCURRENCY_START: '2' };
+    // Another evaluation holds the window's two slots.
+    const other = providerGateOf({ ...testEnv, ...limits }, { tenant: 'tn_full', evaluationId: 'ev_full' });
+    // This one's `acquire` reaches the gate, which queues it, but the connection fails before any answer.
+    const ns = testEnv.PROVIDER_GATE;
+    const lost = {
+      idFromName: (name: string) => ns.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = ns.get(id);
+        return new Proxy(stub, {
+          get(target, prop) {
+            const value = Reflect.get(target, prop) as unknown;
+            if (prop !== 'acquire') return value;
+            return (...args: unknown[]) => {
+              void (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).acquire?.(...args);
+              return Promise.reject(new Error('Network connection lost.'));
+            };
+          },
+        });
+      },
+    } as unknown as typeof testEnv.PROVIDER_GATE;
+    const gate = providerGateOf(
+      { ...testEnv, ...limits, PROVIDER_GATE: lost },
+      { tenant: 'tn_lt', evaluationId: 'ev_lt' },
+    );
+    if (!other || !gate) throw new Error('the provider gate is off in the test bindings');
+    const stub = providerGateStub(testEnv, 'default', model);
+    const held = await Promise.all([other.acquire(attempt(model, 'a')), other.acquire(attempt(model, 'b'))]);
+    // Both tries fail: the attempt goes out without a slot.
+    await capturingLogLines(() => gate.acquire(attempt(model, 'c')));
+    // Its ask no longer waits there: before, it waited until a slot came back and then held it (5 min).
+    await expect.poll(async () => (await stub.stats()).waiting).toBe(0);
+    for (const lease of held) lease.release('ok');
+    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
+    expect((await stub.stats()).granted).toBe(2);
   });
 });
