@@ -26,6 +26,7 @@ import type { PlacedCall } from '../waves/item.js';
 import { placeCall } from '../waves/item.js';
 import type { WaveCall } from '../waves/rpc.js';
 import type { RunRecord } from './run-rows.js';
+import { UNENDED } from './run-rows.js';
 
 /** The error code of a call that waits for its provider batch (or a judge's evaluation): the item waits. */
 export const WAITING = 'waiting_for_batch';
@@ -98,8 +99,10 @@ export function waveLlm(
     if (!row) {
       await db
         .prepare(
+          // Not for a deleted run: its delete erased these rows, and `request` holds the item's content.
           `INSERT INTO eval_run_wave_calls (run_id, idx, call_id, request, coordinator, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM eval_runs WHERE id = ?1 AND deleted_at IS NULL)
+           ON CONFLICT DO NOTHING`,
         )
         .bind(run.id, idx, request.id, JSON.stringify(request), placed.coordinator, Date.now())
         .run();
@@ -109,23 +112,36 @@ export function waveLlm(
   };
 }
 
+/** Whether the run still runs (neither ended nor deleted): only then do its calls go to a coordinator. */
+async function stillRunning(db: D1Database, runId: string): Promise<boolean> {
+  const row = await db
+    .prepare(`SELECT 1 AS one FROM eval_runs WHERE id = ? AND ${UNENDED} AND deleted_at IS NULL`)
+    .bind(runId)
+    .first();
+  return row !== null;
+}
+
 /**
  * Registers the waiting calls with their coordinators (one RPC per coordinator; idempotent there) and notes
- * the coordinators on the run (`waves`), which a cancel withdraws from.
+ * the coordinators on the run (`waves`), which a cancel or delete withdraws from. Nothing for a run cancelled
+ * or deleted; one that ends while registering (its withdraw read `waves` before this note) is withdrawn here:
+ * the note is written only on a running run, after the registering, so either the end's withdraw sees it or
+ * this note misses and withdraws.
  */
 export async function registerWaves(env: Bindings, db: D1Database, run: RunRecord, calls: readonly PlacedCall[]) {
   const by = new Map<string, WaveCall[]>();
   for (const c of calls) by.set(c.coordinator, [...(by.get(c.coordinator) ?? []), c.call]);
-  if (by.size === 0) return;
+  if (by.size === 0 || !(await stillRunning(db, run.id))) return;
   for (const [name, list] of by) await env.WAVES.get(env.WAVES.idFromName(name)).register(name, run.id, list);
-  await db
+  const noted = await db
     .prepare(
       `UPDATE eval_runs SET waves = (SELECT json_group_array(value) FROM (
          SELECT value FROM json_each(COALESCE(waves, '[]')) UNION SELECT value FROM json_each(?)))
-       WHERE id = ?`,
+       WHERE id = ? AND ${UNENDED} AND deleted_at IS NULL`,
     )
     .bind(JSON.stringify([...by.keys()]), run.id)
     .run();
+  if (noted.meta.changes === 0) await withdrawFrom(env, run.id, [...by.keys()]);
 }
 
 /** Whether an outcome of the run's waves was stored at or after `since` (epoch ms). */
@@ -148,7 +164,12 @@ export async function withdrawWaves(env: Bindings, db: D1Database, runId: string
     .prepare(`SELECT waves FROM eval_runs WHERE id = ?`)
     .bind(runId)
     .first<{ waves: string | null }>();
-  for (const name of JSON.parse(row?.waves ?? '[]') as string[]) {
+  await withdrawFrom(env, runId, JSON.parse(row?.waves ?? '[]') as string[]);
+}
+
+/** Withdraws the run's calls from each named coordinator; a failure is logged, the rest still withdrawn. */
+async function withdrawFrom(env: Bindings, runId: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
     try {
       await env.WAVES.get(env.WAVES.idFromName(name)).withdraw(name, runId);
     } catch (e) {
