@@ -6,8 +6,8 @@
  *   `item.<path>`, each key on the path must be among its level's `properties` (where the level lists any), and the
  *   field's declared `type`, when it gives one, must admit an array;
  * - against each line (all are in hand at create): the value must be a non-empty array of messages whose
- *   `content` is a string (the sampler reads text; other roles than `system` and `assistant` are sent as `user`),
- *   named by line and field.
+ *   `content` is a string or content parts with text (`input_text`, `output_text`, `text`: the sampler sends
+ *   text; other roles than `system` and `assistant` are sent as `user`), named by line and field (and part).
  * Not decidable from the schema alone, and so left to the lines: a level without `properties` (any field), a field
  * not in `required`, or a field with no `type`. Pure.
  */
@@ -49,15 +49,47 @@ export function referenceIssue(reference: string, itemSchema: Record<string, unk
     : { path: REFERENCE_PATH, message: `"${reference}": the item schema types it as no array of messages` };
 }
 
-/** Why one item's referenced value is no message list the sampler can send, or null. */
-function valueProblem(value: unknown): string | null {
-  if (value === undefined || value === null) return 'missing: it must hold the messages to send';
-  if (!Array.isArray(value)) return 'must be an array of messages ({role, content})';
-  if (value.length === 0) return 'an empty list: there is nothing to send';
-  const bad = value.findIndex(
-    (m: unknown) => typeof m !== 'object' || m === null || typeof (m as { content?: unknown }).content !== 'string',
-  );
-  return bad < 0 ? null : `message ${String(bad)} has no string content (the sampler sends text)`;
+/** The content part types that carry text (the Responses API's input and output text, Chat's text). */
+const TEXT_PARTS: ReadonlySet<unknown> = new Set(['input_text', 'output_text', 'text']);
+
+/**
+ * A message's `content` as the text the sampler sends: a string as is, or an array of content parts whose
+ * texts joined in order by a newline; else the index of the first part with no text (an image, file, audio),
+ * or -1 when the content is neither a string nor an array.
+ */
+export function contentText(content: unknown): { text: string } | { badPart: number } {
+  if (typeof content === 'string') return { text: content };
+  if (!Array.isArray(content)) return { badPart: -1 };
+  const texts: string[] = [];
+  for (const [i, part] of content.entries()) {
+    const p = part as { type?: unknown; text?: unknown } | null;
+    if (typeof p !== 'object' || p === null || !TEXT_PARTS.has(p.type) || typeof p.text !== 'string') {
+      return { badPart: i };
+    }
+    texts.push(p.text);
+  }
+  return { text: texts.join('\n') };
+}
+
+/** What is wrong with one item's referenced value (`at`: the path below the field), or null. */
+function valueProblem(value: unknown): { at: string; message: string } | null {
+  if (value === undefined || value === null) return { at: '', message: 'missing: it must hold the messages to send' };
+  if (!Array.isArray(value)) return { at: '', message: 'must be an array of messages ({role, content})' };
+  if (value.length === 0) return { at: '', message: 'an empty list: there is nothing to send' };
+  for (const [m, msg] of value.entries()) {
+    const content = typeof msg === 'object' && msg !== null ? (msg as { content?: unknown }).content : undefined;
+    const got = contentText(content);
+    if ('text' in got) continue;
+    if (got.badPart < 0) {
+      return { at: `.${String(m)}`, message: `message ${String(m)} has no text content (a string or text parts)` };
+    }
+    const type = (content as { type?: unknown }[])[got.badPart]?.type;
+    return {
+      at: `.${String(m)}.content.${String(got.badPart)}`,
+      message: `message ${String(m)}, content part ${String(got.badPart)}${typeof type === 'string' ? ` ("${type}")` : ''} has no text: the sampler sends text parts only (input_text, output_text, text)`,
+    };
+  }
+  return null;
 }
 
 /**
@@ -73,7 +105,7 @@ export function referencedIssues(
   const issues: Issue[] = [];
   for (const [i, item] of items.entries()) {
     const problem = valueProblem(resolveRef(ref, { item }));
-    if (problem) issues.push({ path: `${where(i)}.${ref.path.join('.')}`, message: problem });
+    if (problem) issues.push({ path: `${where(i)}.${ref.path.join('.')}${problem.at}`, message: problem.message });
     if (issues.length >= MAX_ITEM_ISSUES) break;
   }
   return issues;

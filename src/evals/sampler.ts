@@ -12,6 +12,7 @@ import { flatFormat } from '../llm/structured.js';
 import type { GraderDeps, ModelUsage } from './graders.js';
 import { modelUsage, renderMessages } from './graders.js';
 import type { RunDataSource } from './run-schemas.js';
+import { contentText } from './item-reference.js';
 import { parseRef, resolveRef } from './templates.js';
 
 /** A data source that samples a model. */
@@ -67,7 +68,9 @@ function samplerMessages(ds: Sampled, item: Record<string, unknown>): ChatMessag
   return value.flatMap((m: unknown): ChatMessage[] => {
     const r = m as { role?: unknown; content?: unknown };
     const role = r.role === 'system' || r.role === 'assistant' ? r.role : 'user';
-    return typeof r.content === 'string' ? [{ role, content: r.content }] : [];
+    // Content parts are flattened to their text (the create refused a line with a part that has none).
+    const got = contentText(r.content);
+    return 'text' in got ? [{ role, content: got.text }] : [];
   });
 }
 

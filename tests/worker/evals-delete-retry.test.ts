@@ -3,12 +3,13 @@
  * the served OpenAPI document): deleting an eval deletes its runs (404 under it, their items and stored model
  * replies erased from D1); `Idempotency-Key` on `evals.create`, `runs.create` and `files.create` (a retry answers
  * the first, another body is a 409, a deleted one a 404); an `item_reference` sampler input checked at create
- * against the item schema and each line; a `jsonl` item's `sample` never null.
+ * against the item schema and each line (text content parts flattened, a part with no text refused by name); a
+ * `jsonl` item's `sample` never null.
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { pollUntil, testEnv } from './helpers.js';
+import { mockPrompts, pollUntil, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
 
 const client = sdk();
@@ -204,6 +205,69 @@ describe('a completions run whose input_messages is an item_reference', () => {
     const [item] = (await client.evals.runs.outputItems.list(done.id, { eval_id: ev.id })).data;
     expect(item?.sample.input).toEqual(messages);
     expect(item?.sample.output[0]?.content).toMatch(/\S/);
+  });
+
+  it('flattens text content parts in order, sending their text to the model', async () => {
+    const ev = await client.evals.create(
+      evalParams('content parts', {
+        type: 'object',
+        properties: { question: { type: 'string' }, answer: { type: 'string' }, messages: { type: 'array' } },
+      }),
+    );
+    const seed = `evals-content-parts-${crypto.randomUUID()}`;
+    const messages = [
+      { role: 'system', content: [{ type: 'input_text', text: 'Answer briefly.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Capital of' },
+          { type: 'text', text: 'France?' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'output_text', text: 'Which country again?' }] },
+      { role: 'user', content: 'France.' },
+    ];
+    const created = await client.evals.runs.create(ev.id, {
+      data_source: {
+        type: 'completions',
+        model: mockModel({ seed }),
+        input_messages: { type: 'item_reference', item_reference: 'item.messages' },
+        source: { type: 'file_content', content: [{ item: { ...LINES[0]?.item, messages } }] as never },
+      },
+    });
+    const done = await ended(ev.id, created.id);
+    expect(done.result_counts.errored).toBe(0);
+    const [item] = (await client.evals.runs.outputItems.list(done.id, { eval_id: ev.id })).data;
+    expect(item?.sample.input).toEqual([
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: 'Capital of\nFrance?' },
+      { role: 'assistant', content: 'Which country again?' },
+      { role: 'user', content: 'France.' },
+    ]);
+    expect(await mockPrompts(seed)).toEqual([
+      'Answer briefly.\n\nCapital of\nFrance?\n\nWhich country again?\n\nFrance.',
+    ]);
+  });
+
+  it('refuses a content part with no text, naming the line and part', async () => {
+    const ev = await client.evals.create(
+      evalParams('image part', {
+        type: 'object',
+        properties: { question: { type: 'string' }, answer: { type: 'string' }, messages: { type: 'array' } },
+      }),
+    );
+    const image = [
+      { type: 'input_text', text: 'What is this?' },
+      { type: 'input_image', image_url: 'https://example.com/a.png' },
+    ];
+    const refused = await failure(
+      run(ev.id, 'item.messages', [
+        { item: { ...LINES[0]?.item, messages: [{ role: 'user', content: 'Capital?' }] } },
+        { item: { ...LINES[1]?.item, messages: [{ role: 'user', content: image }] } },
+      ]),
+    );
+    expect([refused.status, refused.param]).toEqual([400, 'data_source.source.content.1.item.messages.0.content.1']);
+    expect(refused.message).toMatch(/content part 1 \("input_image"\) has no text/);
   });
 });
 
