@@ -28,6 +28,13 @@ async function eraseHeld(instance: EvaluationInstance): Promise<void> {
   await instance.store.dropFiles(null);
 }
 
+/** True, the watchdog re-armed for {@link HELD_WATCHDOG_MS}, when an insert of the held job is in flight here. */
+async function insertPending(instance: EvaluationInstance): Promise<boolean> {
+  if (!inserting.has(instance)) return false;
+  await instance.armBy(Date.now() + HELD_WATCHDOG_MS);
+  return true;
+}
+
 /**
  * The object's part of the fast start ({@link HeldAdmission}): holds the job (unless this object has it or
  * started already: a repeat), inserts the row, then starts it with `start` when the insert admitted it.
@@ -64,8 +71,9 @@ export async function admitHeld(
 }
 
 /**
- * The held job's watchdog, run by the alarm before any step (false: nothing is held, the alarm steps as ever). D1
- * has no row: erased here. A row waiting for a running slot: left to the queue, the sweeper or `admitNext`. Any
+ * The held job's watchdog, run by the alarm before any step (false: nothing is held, the alarm steps as ever). An
+ * insert of the job in flight (before or while D1 is read): re-armed for {@link HELD_WATCHDOG_MS}. D1 has no row:
+ * erased here. A row waiting for a running slot: left to the queue, the sweeper or `admitNext`. Any
  * other (admitted, a hit, ended): started with `start` (`Lifecycle.start`, which reads the task here).
  */
 export async function heldAlarm(
@@ -75,13 +83,12 @@ export async function heldAlarm(
   if (instance.load()) return false;
   const held = instance.store.held();
   if (held === null) return false;
-  if (inserting.has(instance)) {
-    await instance.armBy(Date.now() + HELD_WATCHDOG_MS);
-    return true;
-  }
+  if (await insertPending(instance)) return true;
   const row = await heldRowOf(await recordDb(instance.env, held.id), held.id);
   // The input gate was open while D1 answered: a start or an erase may have come.
   if (instance.load() || instance.store.held() === null) return true;
+  // A repeat's insert began while D1 answered: the read may predate its row.
+  if (await insertPending(instance)) return true;
   if (row === null) {
     if (instance.store.ended() === null) {
       log('warn', 'held.no_row', { evaluationId: held.id });

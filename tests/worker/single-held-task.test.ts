@@ -156,6 +156,49 @@ describe('the crash windows of a held job', () => {
     expect(await pendingAlarm(id)).toBeNull();
   });
 
+  it("a repeat's insert begins while the watchdog reads D1: the watchdog re-arms, the task and its row stay", async () => {
+    const id = newTestId('ev_held_repeat');
+    await admitWithBrokenD1(id, false);
+    await runInTestObject(id, async (o) => {
+      const db = o.bindings.DB;
+      const prepare = db.prepare.bind(db);
+      const batch = db.batch.bind(db);
+      let release = (): void => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const repeats: Promise<unknown>[] = [];
+      // The repeat's insert waits for the gate, so the watchdog's read answers (no row) while it is in flight.
+      const holdInsert = vi.spyOn(db, 'batch').mockImplementationOnce(async (list) => {
+        holdInsert.mockRestore();
+        await gate;
+        return batch(list);
+      });
+      const spy = vi.spyOn(db, 'prepare').mockImplementation((sql) => {
+        const statement = prepare(sql);
+        if (!sql.startsWith('SELECT status, slot_at IS NOT NULL AS slot')) return statement;
+        spy.mockRestore();
+        const bind = statement.bind.bind(statement);
+        vi.spyOn(statement, 'bind').mockImplementationOnce((...values) => {
+          const bound = bind(...values);
+          vi.spyOn(bound, 'first').mockImplementationOnce(async () => {
+            repeats.push(o.admitHeld(id, admission(id, false), 0));
+            return bound.first();
+          });
+          return bound;
+        });
+        return statement;
+      });
+      await o.alarm();
+      release();
+      expect(await Promise.all(repeats)).toEqual([{ inserted: true, admitted: null }]);
+    });
+    expect((await statusRow(id))?.status).toBe('queued');
+    expect(await objectTask(id)).toEqual(PAIRWISE);
+    expect(await pendingAlarm(id)).not.toBeNull();
+    await evaluationStub(testEnv, id).start(id);
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+    expect(await countRows('verdicts', id)).toBe(1);
+  });
+
   it('D1 committed the row but the RPC failed before the start: the watchdog alarm starts it, one verdict', async () => {
     const id = newTestId('ev_held_alarm');
     await admitWithBrokenD1(id, true);
