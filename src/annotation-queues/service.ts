@@ -17,6 +17,7 @@ import { requestHash } from '../http/request-hash.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { getVersion } from '../rubrics/rows.js';
 import { z } from 'zod';
+import { judgesRubricQuestion } from './aspect-match.js';
 import { foldedItems, progressOf, storedLabelView } from './labelled.js';
 import type { LabelShape } from './label-check.js';
 import { labelIssues, labelShape } from './label-check.js';
@@ -115,7 +116,13 @@ export async function createQueue(
     );
     items = request.items.map((it) => ({ itemId: it.id, task: it.task, evaluationId: null, judge: null }));
   } else {
-    const taken = (await fromEvaluations(kind)).map((it) => ({ ...it, task: underRubric(it.task) }));
+    const content = stored.version.content;
+    // What the evaluation judged is compared with the rubric before its aspect is left out.
+    const taken = (await fromEvaluations(kind)).map((it) => ({
+      ...it,
+      judge: judgesRubricQuestion(it.task, content, stored.rubric.name) ? it.judge : null,
+      task: underRubric(it.task),
+    }));
     if (taken.length === 0)
       throw invalidRequest(
         [{ path: 'fromEvaluations.filter', message: `no succeeded ${kind} evaluation matches the filter` }],

@@ -205,3 +205,47 @@ describe('items from evaluations', () => {
     expect((await errorOf(judgeName, 400)).issues?.map((i) => i.path)).toEqual(['annotator']);
   });
 });
+
+describe('judge labels from evaluations on another question', () => {
+  const HELPFUL = {
+    name: 'helpful replies',
+    kind: 'pointwise',
+    criteria: 'The reply helps the customer: correct, complete and to the point.',
+    scale: { min: 1, max: 5 },
+    autoSteps: false,
+  };
+
+  async function judgedOn(run: string, aspect: Record<string, unknown>): Promise<void> {
+    const r = await postJson(
+      '/v1/evaluations',
+      {
+        preset: 'rubric-judge',
+        config: { defaults: { model: mockModel({ seed: run }) } },
+        task: { ...reply(1).task, aspect },
+        metadata: { run },
+      },
+      { Prefer: 'wait=30' },
+    );
+    expect(r.status, await r.clone().text()).toBe(200);
+  }
+
+  async function judgeOfOnlyItem(rubricId: string, run: string): Promise<NextItem['judge']> {
+    const q = await queue({ rubric: rubricId, fromEvaluations: { filter: { metadata: { run } } } });
+    const item = await (await next(q.id, 'ana')).json<NextItem>();
+    return item.judge;
+  }
+
+  it('keeps no judge label for a verdict on another aspect on the same scale', async () => {
+    const v = await rubric(HELPFUL);
+    const run = `aq-tox-${v.id}`;
+    await judgedOn(run, { name: 'toxicity', description: 'How offensive the reply is.', scale: { min: 1, max: 5 } });
+    expect(await judgeOfOnlyItem(v.id, run)).toBeNull();
+  });
+
+  it("keeps the verdict on the rubric's own criterion as the judge label", async () => {
+    const v = await rubric(HELPFUL);
+    const run = `aq-help-${v.id}`;
+    await judgedOn(run, { name: 'helpfulness', description: 'How well the reply helps.', scale: { min: 1, max: 5 } });
+    expect((await judgeOfOnlyItem(v.id, run))?.score).toBeGreaterThanOrEqual(1);
+  });
+});
