@@ -7,7 +7,7 @@
  * the crash windows: D1 has no row (the API's request died before the insert, or the insert failed): the object
  * erases itself; D1 has it: it goes on as a queued or started evaluation would.
  */
-import type { HeldAdmission, HeldInsert } from '../../src/evaluations/held-start.js';
+import type { HeldAdmission, HeldInsert } from '../../src/evaluations/held-types.js';
 import { heldRowOf, insertHeld } from '../../src/evaluations/held-start.js';
 import type { HeldAdmitted, StatusResult } from '../../src/evaluations/rpc.js';
 import type { StartJob } from '../../src/evaluations/job-rows.js';

@@ -35,7 +35,7 @@ import type { TranscriptRow } from '../../src/evaluations/transcript-rows.js';
 import { readStatus } from '../../src/evaluations/job-rows.js';
 import { erase } from './erase.js';
 import { admitHeld, heldAlarm } from './held.js';
-import type { HeldAdmission } from '../../src/evaluations/held-start.js';
+import type { HeldAdmission } from '../../src/evaluations/held-types.js';
 import { notRunEvent, replayEvents } from './event-builders.js';
 import { FinalWriter } from './final-write.js';
 import { Lifecycle } from './lifecycle.js';

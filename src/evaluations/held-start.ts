@@ -8,36 +8,11 @@
  * insert, the watchdog finds no row and the object erases itself; should the RPC fail after the insert, the
  * watchdog, the queue or the sweeper start it from the held job (durable-objects/evaluation/held.ts).
  */
-import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
 import { insertEvaluation } from './insert-rows.js';
-import type { EvaluationRecord } from './rows.js';
 import { getEvaluation } from './rows.js';
-import type { StartJob } from './job-rows.js';
 import type { EvaluationStatus } from './status.js';
+import type { AdmittedRow, HeldAdmission, HeldInsert } from './held-types.js';
 import { admittedRowStatement } from './admission.js';
-import type { hitOf } from '../verdict-cache/hit.js';
-
-/** The row a fast start's insert admitted, read back (`admittedRowStatement`): its status and its verdict cache hit. */
-export type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStatus };
-
-/** What the API hands the object of a new single evaluation: plain data (it crosses the RPC). */
-export interface HeldAdmission {
-  /** What the object runs; its `cached` and `markedRunning` come from the insert's admitted row. */
-  job: StartJob;
-  /** The row to insert (its task goes into the object alone). */
-  row: NewEvaluation;
-  /** The slot and the verdict cache hit the insert decides (./insert-rows.ts). */
-  decisions: InsertDecisions;
-  /** The row that already counts it against the monthly cap (`CreatorInfo.countedBy`, ./service.ts); absent: none. */
-  countedBy?: string;
-}
-
-/**
- * What the object's insert did: inserted (with the row it admitted to a running slot, or null at the cap) or not
- * (`existing`: the row holding the idempotency key, or the row of this id inserted earlier).
- */
-export type HeldInsert =
-  { inserted: true; admitted: AdmittedRow | null } | { inserted: false; existing: EvaluationRecord | null };
 
 /** Marks a new evaluation as counted by another row (`CreatorInfo.countedBy`, ./service.ts); none without one. */
 export function countedStatements(db: D1Database, id: string, countedBy: string | undefined): D1PreparedStatement[] {

@@ -7,7 +7,7 @@
  */
 import type { EvaluationWithResultsText } from './rows.js';
 import type { StartJob } from './job-rows.js';
-import type { HeldAdmission, HeldInsert } from './held-start.js';
+import type { HeldAdmission, HeldInsert } from './held-types.js';
 import type { TranscriptRow } from './transcript-rows.js';
 import type { EvaluationError } from './live-events.js';
 import type { EvaluationStatus } from './status.js';

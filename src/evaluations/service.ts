@@ -11,7 +11,7 @@ import type { StartJob } from './job-rows.js';
 import { findByIdempotencyKey, getEvaluation } from './rows.js';
 import { insertEvaluation } from './insert-rows.js';
 import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
-import type { HeldAdmission } from './held-start.js';
+import type { HeldAdmission } from './held-types.js';
 import { countedStatements } from './held-start.js';
 import { requestHash } from '../http/request-hash.js';
 import { ApiError } from '../http/errors.js';

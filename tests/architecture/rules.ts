@@ -72,6 +72,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
     'examples.ts',
     'final-write.ts',
     'held-start.ts',
+    'held-types.ts',
     'insert-rows.ts',
     'job-rows.ts',
     'list.ts',

@@ -8,7 +8,7 @@ import { listDurableObjectIds, runDurableObjectAlarm } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
-import type { HeldAdmission } from '../../src/evaluations/held-start.js';
+import type { HeldAdmission } from '../../src/evaluations/held-types.js';
 import { slotOnInsertSql } from '../../src/evaluations/admission.js';
 import { configJsonOf } from '../../src/evaluations/config-rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
