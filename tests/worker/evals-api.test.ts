@@ -8,15 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { api } from './api-fetch.js';
 import { testEnv } from './helpers.js';
-import { EXACT_CHECK, judgeModel, failure, sdk } from './openai-support.js';
+import { EXACT_CHECK, judgeModel, failure, sdk, ITEM_SCHEMA } from './openai-support.js';
 
 const client = sdk();
-
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: { question: { type: 'string' }, answer: { type: 'string' } },
-  required: ['question', 'answer'],
-};
 
 /** The `issues` paths of an error body. */
 function pathsOf(e: APIError): string[] {

@@ -10,16 +10,11 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockPrompts, pollUntil, testEnv } from './helpers.js';
-import { failure, sdk } from './openai-support.js';
+import { failure, sdk, ITEM_SCHEMA } from './openai-support.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
 
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: { question: { type: 'string' }, answer: { type: 'string' } },
-  required: ['question', 'answer'],
-};
 const GRADER_MODEL = mockModel({ seed: 'evals-delete-retry' });
 const CRITERIA = [
   {

@@ -6,17 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pollUntil, testEnv } from './helpers.js';
-import { EXACT_CHECK, failure, sdk } from './openai-support.js';
+import { EXACT_CHECK, failure, sdk, ITEM_SCHEMA } from './openai-support.js';
 import { WAIT_MS } from '../support/patience.js';
 import { bodyText } from '../support/body-text.js';
 
 const client = sdk();
 
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: { question: { type: 'string' }, answer: { type: 'string' } },
-  required: ['question', 'answer'],
-};
 const LINES = [
   { item: { question: 'Capital of France?', answer: 'Paris' }, sample: { output_text: 'Paris' } },
   { item: { question: 'Largest planet?', answer: 'Jupiter' }, sample: { output_text: 'Saturn' } },

@@ -12,17 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockRequests, pollUntil, testEnv } from './helpers.js';
-import { judgeModel, sdk } from './openai-support.js';
+import { judgeModel, sdk, ITEM_SCHEMA } from './openai-support.js';
 import { ADMIN_TOKEN, as, keyed as keyedFetch, tenantWithKey } from './tenants-helpers.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
-
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: { question: { type: 'string' }, answer: { type: 'string' } },
-  required: ['question', 'answer'],
-};
 
 const GRADER_SEED = 'evals-runs-grader';
 const GRADER_MODEL = mockModel({ seed: GRADER_SEED });

@@ -25,6 +25,13 @@ export const EXACT_CHECK = {
   reference: '{{item.answer}}',
 };
 
+/** The item schema of a question and its answer, both strings: what most Evals tests' evals declare. */
+export const ITEM_SCHEMA = {
+  type: 'object',
+  properties: { question: { type: 'string' }, answer: { type: 'string' } },
+  required: ['question', 'answer'],
+};
+
 /** Options of {@link sdk}. */
 export interface SdkOptions {
   /** Bindings over the test's; set = requests go to the app directly instead of the Worker entry. */
