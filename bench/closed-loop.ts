@@ -6,7 +6,7 @@
 import type { CpuSplit } from './isolate-cpu.js';
 
 /** The tools `bench:peers` can run, in the order it prints them. */
-export const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward'] as const;
+export const TOOLS = ['autoevals', 'promptfoo', 'tribunal', 'forward', 'bare'] as const;
 /** One of {@link TOOLS}. */
 export type PeerTool = (typeof TOOLS)[number];
 

@@ -8,7 +8,8 @@
  * `localEntryModule`), so neither side pays Miniflare's emulated gzip and the floor stays the same runtime.
  *
  * Run as a script it prints `FORWARD_URL=<url>` once it serves; {@link startForwardProcess} spawns it. With an
- * inspector port, workerd's V8 inspector listens there (`bench:peers`' split of its CPU by isolate).
+ * inspector port, workerd's V8 inspector listens there (`bench:peers`' split of its CPU by isolate). The `bare`
+ * variant serves ./bare-worker.ts instead: the same forward with the architecture's minimum of persistence.
  */
 import { join } from 'node:path';
 import { isMain } from '../src/cli/args.js';
@@ -16,6 +17,8 @@ import { REPO_ROOT } from '../src/cli/worker-bundle.js';
 import { Miniflare } from '../src/cli/worker-options.js';
 import { readWranglerConfig } from '../src/cli/wrangler-config.js';
 import type { ServingChild } from './serving-child.js';
+import { BARE_SCRIPT, bareOptions } from './bare-worker.js';
+import { benchStateDir } from './state-dir.js';
 import { startServingChild } from './serving-child.js';
 
 /** The forwarding Worker (an ES module): the mock's base URL comes in as the `TARGET` binding. */
@@ -33,25 +36,30 @@ const SCRIPT = `export default {
   },
 };`;
 
+/** Which Worker {@link startForwardProcess} serves: `forward` (this file's) or `bare` (./bare-worker.ts). */
+export type ForwardVariant = 'forward' | 'bare';
+
 /**
- * Starts the forwarding Worker in front of the mock at `mockBaseUrl` (`…/v1`); resolves once it serves. Its
- * `url` takes an OpenAI chat-completions body; its process group holds its Node side and workerd.
+ * Starts the forwarding Worker (or its `bare` variant) in front of the mock at `mockBaseUrl` (`…/v1`); resolves
+ * once it serves. Its `url` takes an OpenAI chat-completions body; its process group holds its Node side and
+ * workerd.
  */
-export function startForwardProcess(mockBaseUrl: string, inspectorPort?: number): Promise<ServingChild> {
-  const args = [
-    'bench/forward-worker.ts',
-    mockBaseUrl,
-    ...(inspectorPort === undefined ? [] : [String(inspectorPort)]),
-  ];
-  return startServingChild(args, /FORWARD_URL=(\S+)/, 'the forwarding Worker');
+export function startForwardProcess(
+  mockBaseUrl: string,
+  inspectorPort?: number,
+  variant: ForwardVariant = 'forward',
+): Promise<ServingChild> {
+  const args = ['bench/forward-worker.ts', mockBaseUrl, String(inspectorPort ?? ''), variant];
+  return startServingChild(args, /FORWARD_URL=(\S+)/, `the ${variant} Worker`);
 }
 
-async function serve(target: string, inspectorPort: number | undefined): Promise<void> {
+async function serve(target: string, inspectorPort: number | undefined, variant: ForwardVariant): Promise<void> {
   const { compatibility_date: compatibilityDate } = readWranglerConfig({ config: join(REPO_ROOT, 'wrangler.toml') });
   const mf = new Miniflare({
     modules: true,
-    script: SCRIPT,
+    script: variant === 'bare' ? BARE_SCRIPT : SCRIPT,
     bindings: { TARGET: target },
+    ...(variant === 'bare' ? bareOptions(benchStateDir('tribunal-bare-')) : {}),
     host: '127.0.0.1',
     port: 0,
     compatibilityDate,
@@ -69,8 +77,11 @@ async function serve(target: string, inspectorPort: number | undefined): Promise
 if (isMain(import.meta.url)) {
   const target = process.argv[2];
   if (!target) {
-    process.stderr.write('usage: node --import tsx bench/forward-worker.ts <mock base URL> [inspector port]\n');
+    process.stderr.write(
+      'usage: node --import tsx bench/forward-worker.ts <mock base URL> [inspector port] [forward|bare]\n',
+    );
     process.exit(2);
   }
-  await serve(target, process.argv[3] === undefined ? undefined : Number(process.argv[3]));
+  const port = process.argv[3] ? Number(process.argv[3]) : undefined;
+  await serve(target, port, process.argv[4] === 'bare' ? 'bare' : 'forward');
 }

@@ -7,7 +7,10 @@
  *
  * A fourth row, `forward`, is the local runtime's floor: a Worker on the same workerd that only forwards
  * Tribunal's prompt for the item to the mock (bench/forward-worker.ts), with no validation, persistence or
- * judging. What Tribunal adds per item is the gap between its row and this one.
+ * judging. What Tribunal adds per item is the gap between its row and this one. A fifth, `bare`
+ * (bench/bare-worker.ts), adds to it only what the architecture asks of every verdict (a D1 row at accept, a new
+ * object storing the task and the LLM's result, the final D1 write): the part of that gap the design itself costs
+ * on the local runtime, apart from what Tribunal's own code costs.
  *
  * The peers live in bench/peers (own package.json) so the service's install stays lean; without them this
  * says how to install them and exits 2.
@@ -32,6 +35,7 @@ import type { PairwiseTask } from '../src/engine/task.js';
 import { TOOLS, closedLoop, item, note } from './closed-loop.js';
 import type { PeerTool, Row } from './closed-loop.js';
 import { startForwardProcess } from './forward-worker.js';
+import type { ForwardVariant } from './forward-worker.js';
 import { fetchWithin } from './serving-child.js';
 import { MODEL, runAutoevals, runPromptfoo } from './peer-libraries.js';
 import { startMockProcess } from './mock-process.js';
@@ -52,8 +56,9 @@ Single-judge burst, one LLM call per item, through autoevals, promptfoo and Trib
   --items N           items per tool (default 200)
   --concurrency C     items in flight (default 16)
   --latency L         mock LLM latency in ms (default 250)
-  --tools T,T         which to run (default autoevals,promptfoo,tribunal,forward; forward: a
-                      Worker on the same local runtime that only forwards the prompt to the mock)
+  --tools T,T         which to run (default autoevals,promptfoo,tribunal,forward,bare; forward: a
+                      Worker on the same local runtime that only forwards the prompt to the mock; bare:
+                      forward with the architecture's minimum of persistence, bench/bare-worker.ts)
   --wait W            how Tribunal's client awaits a verdict: prefer (POST with Prefer: wait, the
                       verdict in the response) or sse (POST, then the event stream) (default prefer)
   --peers-dir D       where the peers are installed (default bench/peers)
@@ -113,32 +118,45 @@ function promptBodies(from: number, to: number): Map<number, string> {
   return out;
 }
 
-async function runForward(n: number, c: number, mock: MockProcess, split: boolean): Promise<Row> {
+/** What the `forward` and `bare` rows are, as their `how` column says. */
+const FLOOR_NOTES = {
+  forward:
+    "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)",
+  bare: "the architecture's floor: forward plus a D1 insert, a new object storing the task and the result, a D1 update (bench/bare-worker.ts)",
+} as const;
+
+async function runForward(
+  n: number,
+  c: number,
+  mock: MockProcess,
+  split: boolean,
+  variant: ForwardVariant,
+): Promise<Row> {
   // The warm-up items are numbered -1..-WARM_UP, the profiled pass's n..2n-1 (see onRuntime).
   const bodies = promptBodies(-WARM_UP, split ? 2 * n : n);
   const inspectorPort = split ? await freePort() : undefined;
-  const forward = await startForwardProcess(mock.baseUrl, inspectorPort);
+  const forward = await startForwardProcess(mock.baseUrl, inspectorPort, variant);
   try {
     const once = async (i: number) => {
       const prompt = bodies.get(i);
       if (prompt === undefined) throw new Error(`no prompt built for item ${i}`);
       const { ok, status, body } = await fetchWithin(
-        `forward: item ${i}`,
+        `${variant}: item ${i}`,
         ITEM_MS,
         forward.url,
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: prompt },
         async (r) => ({ ok: r.ok, status: r.status, body: (await r.json()) as { choices?: unknown[] } }),
       );
-      if (!ok || !Array.isArray(body.choices)) throw new Error(`forward: HTTP ${status}`);
+      if (!ok || !Array.isArray(body.choices)) throw new Error(`${variant}: HTTP ${status}`);
     };
     return await onRuntime(
-      'forward',
+      variant,
       forward.pgid,
       mock,
       n,
       c,
       once,
-      "the local runtime's floor: a Worker on the same workerd that only forwards Tribunal's prompt to the mock (no Tribunal code)",
+      FLOOR_NOTES[variant],
       inspectorPort === undefined ? undefined : { inspectorPort, own: [''] },
     );
   } finally {
@@ -328,7 +346,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       process.stderr.write(`running ${tool}…\n`);
       if (tool === 'autoevals') rows.push(await runAutoevals(PEERS, n, c, mock));
       else if (tool === 'promptfoo') rows.push(await runPromptfoo(PEERS, n, c, mock));
-      else if (tool === 'forward') rows.push(await runForward(n, c, mock, split));
+      else if (tool === 'forward' || tool === 'bare') rows.push(await runForward(n, c, mock, split, tool));
       else rows.push(await runTribunal(n, c, mock, wait, logLevel, split, vars));
     }
   } finally {
@@ -338,6 +356,7 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
   const base = rows.find((r) => r.tool === 'autoevals')?.itemsPerSecond;
   const floor = rows.find((r) => r.tool === 'forward')?.itemsPerSecond;
   const ours = rows.find((r) => r.tool === 'tribunal')?.itemsPerSecond;
+  const bare = rows.find((r) => r.tool === 'bare')?.itemsPerSecond;
   console.log(
     [
       `${n} items per tool, C = ${c} in flight (closed loop), mock LLM latency L = ${latency} ms (one process), one LLM call per item; ideal C / L = ${f1((c * 1000) / Math.max(latency, 1))} items/s; Tribunal's state on ${benchStateRoot().why}`,
@@ -347,9 +366,11 @@ async function main(values: CliValues<typeof CLI.options>): Promise<number> {
       '|---|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${r.workerdCpuMs === null ? 'n/a' : f2(r.workerdCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
+          `| ${r.tool} | ${f1(r.itemsPerSecond)} | ${base ? f2(r.itemsPerSecond / base) : 'n/a'} | ${r.failed} | ${r.judgeCpuMs === null ? 'n/a' : f2(r.judgeCpuMs)} | ${r.workerdCpuMs === null ? 'n/a' : f2(r.workerdCpuMs)} | ${f2(r.mockCpuMs)} | ${r.tool === 'tribunal' || r.tool === 'forward' || r.tool === 'bare' ? f2(r.clientCpuMs) : '(= judge)'} | ${r.note} |`,
       ),
       ...(floor && ours ? ['', `tribunal / forward: ${f2(ours / floor)}×`] : []),
+      ...(floor && bare ? ['', `bare / forward: ${f2(bare / floor)}×`] : []),
+      ...(bare && ours ? ['', `tribunal / bare: ${f2(ours / bare)}×`] : []),
       ...splitLines(rows),
     ].join('\n'),
   );
