@@ -192,8 +192,10 @@ export class GateChannel {
       // Let through without a slot. A failed ask may still wait at the gate (its acquire reached a gate that
       // outlived the lost connection): withdrawn there, or a later grant would hold a slot nobody uses until
       // its lease ends (5 min). It may have been granted with its reply lost: that slot is given back. In that
-      // order, on one stub (it delivers in order); the gate ignores an id it holds nothing for. Sent on the stub
-      // as it is, not through `flush`, whose failure would replace the stub and log once more.
+      // order, on one stub (it delivers in order); the gate ignores an id it holds nothing for. A stub whose call
+      // threw fails every later call (deployed), so the one the last try used is replaced first; sent directly,
+      // not through `flush`, whose failure would replace the stub and log once more.
+      if (this.stub === stub) this.stub = this.of.connect();
       const current = this.stub;
       current.withdraw([a.id]).catch(() => undefined);
       current.release(a.id, 'failed').catch(() => undefined);

@@ -292,7 +292,7 @@ describe("the provider gate's exchange", () => {
     // The slot freed goes to nobody: no ask of the withdrawn attempt was left waiting for it.
     expect(await stub.stats()).toMatchObject({ inFlight: 0, waiting: 0, granted: 1 });
   });
-  it('a gate that stays down costs each attempt one fresh stub, two warnings and an exchange, an acquire and a release', async () => {
+  it('a gate that stays down costs each attempt two fresh stubs, two warnings and an exchange, an acquire and a release', async () => {
     const model = `mock-judge?seed=exchange-down-${Date.now()}`;
     const calls: string[] = [];
     let connects = 0;
@@ -320,11 +320,11 @@ describe("the provider gate's exchange", () => {
     });
     const warnings = lines.filter((l) => l.level === 'warn' && l.evaluationId === 'ev_down').map((l) => l.event);
     // Per attempt: the exchange fails (a fresh stub, one warning), the re-ask through it fails (let through,
-    // logged), and a withdraw and a release go for an ask still waiting there or a slot a lost reply granted; no
-    // third ask, no third stub.
+    // logged; another fresh stub, since the one that threw fails every later call), and a withdraw and a release
+    // go on it for an ask still waiting there or a slot a lost reply granted; no third ask.
     expect(warnings).toEqual(['gate.exchange_failed', 'gate.unavailable', 'gate.exchange_failed', 'gate.unavailable']);
     expect(calls).toEqual(['exchange', 'acquire', 'withdraw', 'release', 'exchange', 'acquire', 'withdraw', 'release']);
-    expect(connects).toBe(3);
+    expect(connects).toBe(5);
   });
 
   it('gives back a slot granted by asks whose replies were all lost: the attempt goes out without it, not holding it 5 min', async () => {
@@ -350,12 +350,18 @@ describe("the provider gate's exchange", () => {
       idFromName: (name: string) => ns.idFromName(name),
       get: (id: DurableObjectId) => {
         const stub = ns.get(id);
+        // As a deployed stub behaves: once an RPC on it threw, every later call on it throws too.
+        let broken = false;
         return new Proxy(stub, {
           get(target, prop) {
             const value = Reflect.get(target, prop) as unknown;
-            if (prop !== 'acquire') return value;
+            if (typeof prop !== 'string' || !['acquire', 'release', 'exchange', 'withdraw'].includes(prop)) return value;
             return (...args: unknown[]) => {
-              void (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).acquire?.(...args);
+              if (broken) return Promise.reject(new Error('Network connection lost (broken stub).'));
+              const call = (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop];
+              if (prop !== 'acquire') return call?.(...args);
+              void call?.(...args);
+              broken = true;
               return Promise.reject(new Error('Network connection lost.'));
             };
           },
