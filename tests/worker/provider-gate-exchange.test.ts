@@ -355,7 +355,8 @@ describe("the provider gate's exchange", () => {
         return new Proxy(stub, {
           get(target, prop) {
             const value = Reflect.get(target, prop) as unknown;
-            if (typeof prop !== 'string' || !['acquire', 'release', 'exchange', 'withdraw'].includes(prop)) return value;
+            if (typeof prop !== 'string' || !['acquire', 'release', 'exchange', 'withdraw'].includes(prop))
+              return value;
             return (...args: unknown[]) => {
               if (broken) return Promise.reject(new Error('Network connection lost (broken stub).'));
               const call = (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[prop];
