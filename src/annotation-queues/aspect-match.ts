@@ -1,58 +1,61 @@
 /**
  * @module
- * Whether an evaluation's verdict answers the question a queue's rubric asks, judged from the task as the
- * evaluation had it (before its `aspect`/`aspects` are left out for the rubric). A verdict on another question
- * (a toxicity score under a helpfulness rubric) is no judge's label of the queue, even on the same scale.
+ * Whether an evaluation's verdict answers the question a queue's rubric version asks, so that it may stand as the
+ * judge's label of the evaluation's item. Only exact evidence counts, never words in common: "never toxic" names
+ * toxicity and asks the opposite, "accurate" asks what `accuracy` scores. A verdict that fails is queued for
+ * people with no judge label, so agreement never compares two questions (or one question and its inverse).
  */
 import type { RubricContent } from '../engine/rubric.js';
 import type { Task } from '../engine/task.js';
+import type { RubricStamp } from '../rubrics/resolve.js';
 
-/** Endings dropped so that `helpfulness` is found in "helps", `toxicity` in "toxic", `relevance` in "relevant". */
-const SUFFIXES = ['ness', 'ity', 'ful', 'ance', 'ence', 'ing', 'ed', 's'];
-
-/** The stem of one word: lower case, common endings dropped while at least 3 letters remain. */
-function stem(word: string): string {
-  let w = word.toLowerCase();
-  for (const s of SUFFIXES) if (w.endsWith(s) && w.length - s.length >= 3) w = w.slice(0, -s.length);
-  return w;
+/** The rubric version a queue labels by. */
+export interface QueueRubric {
+  /** The rubric (`rb_…`). */
+  id: string;
+  version: number;
+  /** sha-256 hex of the version's content. */
+  hash: string;
+  /** sha-256 hex of the content with its stored auto-CoT steps (what later evaluations record), or null. */
+  stepsHash: string | null;
+  content: RubricContent;
 }
 
-/** The words of a text, lower case (letters and digits). */
-function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+/** What an evaluation judged: its task as stored, and the rubric it recorded (null: it judged by none). */
+export interface JudgedBy {
+  task: Task;
+  rubric: RubricStamp | null;
 }
 
-/** Whether `text` names the aspect `name`: every word of the name has its stem at the start of a word of the text. */
-function names(text: string, name: string): boolean {
-  const have = words(text);
-  const want = words(name).map(stem);
-  return want.length > 0 && want.every((w) => have.some((h) => h.startsWith(w)));
-}
-
-const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** The same text but for leading and trailing white space (case counts: it is the judge's prompt). */
+const same = (a: string | undefined, b: string) => a !== undefined && a.trim() === b.trim();
 
 /**
- * Whether a verdict on `task` (as the evaluation judged it) is a verdict on what `rubric` asks.
- * - No `aspect`/`aspects`: the task was judged on the rubric's terms (the overall score): yes.
- * - `aspects`: yes when the rubric has aspects with the same names (in any order).
- * - `aspect`, rubric without aspects: yes when the rubric's name or criteria name the aspect (each word of its
- *   name, by stem), or the aspect's description, when given, is the rubric's criteria.
- * - `aspect`, rubric with aspects: no (one score is not a verdict on each aspect).
- * @param rubricName the rubric's name (shown in lists), searched beside its criteria.
+ * Whether the verdict of the evaluation `judged` is a verdict on what `rubric` asks:
+ * - judged by a rubric: yes when it is this version (same id and version), or the same content (its hash is the
+ *   version's, with or without the version's stored steps); another rubric, or another version, asks something
+ *   else as far as anyone can tell;
+ * - judged by none, a pointwise `aspect`: yes when the aspect's description is the criteria of the rubric (one
+ *   without aspects) word for word;
+ * - judged by none, pointwise `aspects`: yes when the rubric has aspects of the same names and each aspect's
+ *   description is the criteria of the rubric's aspect of its name word for word;
+ * - anything else (no rubric and no described aspect, a pairwise task judged by none): no.
  */
-export function judgesRubricQuestion(task: Task, rubric: RubricContent, rubricName: string): boolean {
-  if (task.kind !== 'pointwise') return true;
-  if (task.aspects !== undefined) {
-    const own = task.aspects.map((a) => a.name.trim().toLowerCase()).sort();
-    const theirs = (rubric.aspects ?? []).map((a) => a.name.trim().toLowerCase()).sort();
-    return own.length === theirs.length && own.every((n, i) => n === theirs[i]);
-  }
-  if (task.aspect === undefined) return true;
-  if (rubric.aspects !== undefined) return false;
-  const { name, description } = task.aspect;
-  if (description !== undefined && same(description, rubric.criteria)) return true;
-  return names(`${rubricName} ${rubric.criteria}`, name);
+export function judgesRubricQuestion(judged: JudgedBy, rubric: QueueRubric): boolean {
+  const stamp = judged.rubric;
+  if (stamp !== null)
+    return (
+      (stamp.id === rubric.id && stamp.version === rubric.version) ||
+      stamp.hash === rubric.hash ||
+      stamp.hash === rubric.stepsHash
+    );
+  const { task } = judged;
+  if (task.kind !== 'pointwise') return false;
+  const { criteria, aspects } = rubric.content;
+  if (task.aspect !== undefined) return aspects === undefined && same(task.aspect.description, criteria);
+  if (task.aspects === undefined || aspects === undefined || task.aspects.length !== aspects.length) return false;
+  return task.aspects.every((a) => {
+    const theirs = aspects.find((r) => r.name === a.name);
+    return theirs !== undefined && same(a.description, theirs.criteria);
+  });
 }

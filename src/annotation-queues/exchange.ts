@@ -8,6 +8,7 @@ import { recordDbOf, tenantDb } from '../config/d1-shards.js';
 import type { Task } from '../engine/task.js';
 import { withObjectTasks } from '../evaluations/content.js';
 import { objectReadPaceOf } from '../evaluations/read-pace.js';
+import { rubricStampOf } from '../evaluations/rows.js';
 import { configOf } from '../config/vars.js';
 import { mergeNewestFirst } from '../http/cursor.js';
 import { spreadDbs } from '../tenants/rows.js';
@@ -17,6 +18,7 @@ import { getVersion } from '../rubrics/rows.js';
 import { exportCsv, exportLine } from './files.js';
 import { labelIssues, labelShape } from './label-check.js';
 import { foldedItems } from './labelled.js';
+import type { JudgedBy } from './aspect-match.js';
 import type { NewItem, NewLabel } from './rows.js';
 import { SOURCE_JUDGE, sourceEvaluations, upsertLabels } from './rows.js';
 import type { CreateQueueRequest, ImportRequest, ImportResult, Label } from './schemas.js';
@@ -42,15 +44,15 @@ function verdictLabel(r: {
 }
 
 /**
- * The items a `fromEvaluations` filter takes, for a queue of `kind`: each evaluation's id, task and verdict, the
- * newest `limit` of the tenant's: `limit` read from each D1 shard its evaluations may be in (its spread; the
+ * The items a `fromEvaluations` filter takes, for a queue of `kind`: each evaluation's id, task, verdict and the
+ * rubric it judged by (whether the verdict may stand as the judge's label: ./aspect-match.ts), the newest `limit` of the tenant's: `limit` read from each D1 shard its evaluations may be in (its spread; the
  * batch's shard alone with `batch`), merged by (created at, id) as the listings do.
  */
 export function itemsFromEvaluations(
   env: Bindings,
   tenant: string,
   from: NonNullable<CreateQueueRequest['fromEvaluations']>,
-): (kind: 'pairwise' | 'pointwise') => Promise<NewItem[]> {
+): (kind: 'pairwise' | 'pointwise') => Promise<(NewItem & JudgedBy)[]> {
   return async (kind) => {
     const [rubricId, version] = from.filter.rubric?.split('@') ?? [];
     const { batch, limit } = from.filter;
@@ -74,7 +76,15 @@ export function itemsFromEvaluations(
     return withTasks.flatMap((r) =>
       r.task === null
         ? []
-        : [{ itemId: r.id, task: JSON.parse(r.task) as Task, evaluationId: r.id, judge: verdictLabel(r) }],
+        : [
+            {
+              itemId: r.id,
+              task: JSON.parse(r.task) as Task,
+              evaluationId: r.id,
+              judge: verdictLabel(r),
+              rubric: rubricStampOf(r.rubric_hash, r.rubric_id, r.rubric_version),
+            },
+          ],
     );
   };
 }

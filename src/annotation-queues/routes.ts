@@ -50,7 +50,8 @@ const create = createRoute({
   summary: 'Create an annotation queue',
   description:
     'Items to label by one rubric version: `items: [{id, task}]` sent, or `fromEvaluations: {filter}` (your succeeded evaluations of the ' +
-    "rubric's kind, newest first; each keeps its evaluation id as item id and brings the judge's verdict as a `judge` label). `rubric` " +
+    "rubric's kind, newest first; each keeps its evaluation id as item id and brings the judge's verdict as a `judge` label when it was judged by " +
+    "that rubric version, or by no rubric on an aspect whose description is the rubric's criteria word for word). `rubric` " +
     '(`rb_…`, `rb_…@n`, `rb_…#tag`) is fixed to its version now. Each item waits for `labelsPerItem` labels from different annotators; when they ' +
     'disagree (pairwise: no strict majority; pointwise: no majority score and a spread over one point) it needs an adjudicator. ' +
     "`blind` hides the judge's verdict from annotators. Send an `Idempotency-Key` to make a retry safe.",

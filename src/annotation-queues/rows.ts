@@ -333,6 +333,10 @@ export interface SourceEvaluation {
   score: number | null;
   /** The verdict's `aspects` (JSON text, `[{name, score}]`), or null. */
   aspects: string | null;
+  /** The rubric it judged by (its `rubric_*` columns; the hash null for none): whose question the verdict answers. */
+  rubric_hash: string | null;
+  rubric_id: string | null;
+  rubric_version: number | null;
   /** When it was created, epoch ms: the order pages from several shards merge by. */
   created_at: number;
 }
@@ -356,7 +360,8 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
   const entries = Object.entries(f.metadata ?? {});
   const { results } = await db
     .prepare(
-      `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects, e.created_at
+      `SELECT e.id, ${taskSql('e')} AS task, e.winner, e.score, json_extract(vt.verdict, '$.aspects') AS aspects,
+         e.rubric_hash, e.rubric_id, e.rubric_version, e.created_at
        FROM evaluations e LEFT JOIN verdict_texts vt ON vt.evaluation_id = e.id
        WHERE e.tenant = ? AND e.status = 'succeeded' AND e.deleted_at IS NULL AND e.content_erased_at IS NULL
          AND ${taskKindSql('e')} = ?
@@ -378,13 +383,6 @@ export async function sourceEvaluations(db: D1Database, tenant: string, f: Sourc
       entries.length,
       f.limit,
     )
-    .all<{
-      id: string;
-      task: string | null;
-      winner: SourceEvaluation['winner'];
-      score: number | null;
-      aspects: string | null;
-      created_at: number;
-    }>();
+    .all<SourceEvaluation>();
   return results;
 }

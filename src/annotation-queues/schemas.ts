@@ -108,7 +108,7 @@ export const FromEvaluationsSchema = z
       })
       .strict()
       .describe(
-        "Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label), hidden by `blind`.",
+        "Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label, hidden by `blind`) when it answered the rubric's question: judged by the queue's rubric version, or by no rubric on an aspect described by the rubric's criteria word for word.",
       ),
   })
   .strict();

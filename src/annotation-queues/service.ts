@@ -17,6 +17,7 @@ import { requestHash } from '../http/request-hash.js';
 import { resolveRubricRef } from '../rubrics/resolve.js';
 import { getVersion } from '../rubrics/rows.js';
 import { z } from 'zod';
+import type { JudgedBy } from './aspect-match.js';
 import { judgesRubricQuestion } from './aspect-match.js';
 import { foldedItems, progressOf, storedLabelView } from './labelled.js';
 import type { LabelShape } from './label-check.js';
@@ -91,7 +92,7 @@ export async function createQueue(
   tenant: string,
   request: CreateQueueRequest,
   idempotencyKey: string | null,
-  fromEvaluations: (kind: 'pairwise' | 'pointwise') => Promise<NewItem[]> = () => Promise.resolve([]),
+  fromEvaluations: (kind: 'pairwise' | 'pointwise') => Promise<(NewItem & JudgedBy)[]> = () => Promise.resolve([]),
 ): Promise<{ queue: Queue; replayed: boolean }> {
   const db = tenantDb(env, tenant);
   const reqHash = idempotencyKey === null ? null : await requestHash(request);
@@ -116,11 +117,12 @@ export async function createQueue(
     );
     items = request.items.map((it) => ({ itemId: it.id, task: it.task, evaluationId: null, judge: null }));
   } else {
-    const content = stored.version.content;
-    // What the evaluation judged is compared with the rubric before its aspect is left out.
-    const taken = (await fromEvaluations(kind)).map((it) => ({
+    const { version } = stored;
+    const own = { id: stored.rubric.id, version: version.version, hash: version.hash, stepsHash: version.stepsHash };
+    // Whose question the evaluation answered is decided on what it judged, before its aspect is left out.
+    const taken = (await fromEvaluations(kind)).map(({ rubric, ...it }) => ({
       ...it,
-      judge: judgesRubricQuestion(it.task, content, stored.rubric.name) ? it.judge : null,
+      judge: judgesRubricQuestion({ task: it.task, rubric }, { ...own, content: version.content }) ? it.judge : null,
       task: underRubric(it.task),
     }));
     if (taken.length === 0)

@@ -1,13 +1,18 @@
 /**
  * @module
- * The pace at which a batch's hand-over to the jobs queue becomes visible (./pump.ts `sendIds`): at most
- * {@link QUEUED_STARTS_PER_SECOND} items a second. Why: a batch-tier batch's window is every item
+ * The pace at which one hand-over of a batch's items to the jobs queue becomes visible (one ./pump.ts `sendIds`
+ * call): at most {@link QUEUED_STARTS_PER_SECOND} items a second. Why: a batch-tier batch's window is every item
  * (./submit.ts), and each item's first step registers its calls with the batch's one wave coordinator, a Durable
  * Object that takes about 1,000 requests a second; unpaced, the queue's consumers could start a 10,000-item
  * batch's items as fast as they run, thousands a second. A chunk due later waits in the batches queue (one
  * delayed message per {@link QUEUE_BATCH_MAX} ids, not one per item: Miniflare's local broker keeps a timer per
  * delayed message, and workerd allows an object 10,000), whose consumer then hands its ids to the jobs queue
  * (./pump.ts `StartMessageSchema`, `sendStarts`). No worker types here: the scale model (bench/scale-limits.ts) reads the bound.
+ *
+ * The pace holds per hand-over call, not per batch: calls for one batch that overlap (a window's claim,
+ * `startIds`' fallback re-sending the ids it could not start, the sweeper's top-ups) each pace their own chunks
+ * from 0 s, so together they may pass the bound. A batch-tier batch, the case the bound is for, is claimed whole
+ * in one window, so one call hands it over.
  */
 import { QUEUE_BATCH_MAX } from '../config/platform-limits.js';
 

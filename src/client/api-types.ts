@@ -292,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Create an annotation queue
-         * @description Items to label by one rubric version: `items: [{id, task}]` sent, or `fromEvaluations: {filter}` (your succeeded evaluations of the rubric's kind, newest first; each keeps its evaluation id as item id and brings the judge's verdict as a `judge` label). `rubric` (`rb_…`, `rb_…@n`, `rb_…#tag`) is fixed to its version now. Each item waits for `labelsPerItem` labels from different annotators; when they disagree (pairwise: no strict majority; pointwise: no majority score and a spread over one point) it needs an adjudicator. `blind` hides the judge's verdict from annotators. Send an `Idempotency-Key` to make a retry safe.
+         * @description Items to label by one rubric version: `items: [{id, task}]` sent, or `fromEvaluations: {filter}` (your succeeded evaluations of the rubric's kind, newest first; each keeps its evaluation id as item id and brings the judge's verdict as a `judge` label when it was judged by that rubric version, or by no rubric on an aspect whose description is the rubric's criteria word for word). `rubric` (`rb_…`, `rb_…@n`, `rb_…#tag`) is fixed to its version now. Each item waits for `labelsPerItem` labels from different annotators; when they disagree (pairwise: no strict majority; pointwise: no majority score and a spread over one point) it needs an adjudicator. `blind` hides the judge's verdict from annotators. Send an `Idempotency-Key` to make a retry safe.
          */
         post: operations["createAnnotationQueue"];
         delete?: never;
@@ -5140,7 +5140,7 @@ export interface components {
                 };
             }[];
             fromEvaluations?: {
-                /** @description Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label), hidden by `blind`. */
+                /** @description Succeeded evaluations of the queue's task kind, newest first; the judge's verdict comes along (a `judge` label, hidden by `blind`) when it answered the rubric's question: judged by the queue's rubric version, or by no rubric on an aspect described by the rubric's criteria word for word. */
                 filter: {
                     /** @description Only the items of this batch (`ba_…`, or a meta-evaluation `me_…` or comparison `cp_…`). */
                     batch?: string;
@@ -9273,7 +9273,7 @@ export interface components {
          * @enum {string}
          */
         MonitorScope: "span" | "trace";
-        /** @description The judge, as on `POST /v1/evaluations`: a preset, a config (a jury, a cascade, …) and a rubric. It must take the task the scope builds (pointwise for `span`, trajectory for `trace`): a pairwise preset is a 400 naming `judge.preset`. */
+        /** @description The judge, as on `POST /v1/evaluations`: a preset, a config (a jury, a cascade, …) and a rubric. It must take the task the scope builds (pointwise for `span`, trajectory for `trace`): a pairwise preset is a 400 naming `judge.preset` (`judge.config.method` for a full config sent without a preset). */
         MonitorJudge: {
             /** @description Preset id from GET /v1/methods. Its config is the base the `config` overrides merge into. */
             preset?: string;
@@ -9513,7 +9513,7 @@ export interface operations {
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
                 /** @description Only evaluations of this preset (one of `GET /v1/methods`; another is a 400). */
                 preset?: string;
-                /** @description Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`). */
+                /** @description Only the items of this batch (`ba_…`), meta-evaluation (`me_…`) or comparison (`cp_…`). */
                 batch?: string;
                 /** @description Only evaluations whose metadata has this entry, as `key:value` (split at the first `:`). Compared as text: a string value as it is, a number in JSON form (`n:3`, `score:0.5`), a boolean as `true` / `false`. */
                 metadata?: string;

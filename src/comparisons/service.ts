@@ -63,26 +63,34 @@ function baseTask(item: ComparisonItem): Record<string, unknown> {
 }
 
 /**
- * Each item as the expansion reads it, checked with the judge on its first pair (every pair of an item
- * is the same task but for the answers, which every candidate's schema already bounds).
- * @throws ApiError 400 naming `items.N` (an engine code, or too large to store).
+ * The field of `request` that chose the judge's method: `preset`, or `config.method` for a full config sent
+ * without a preset (`preset` too when neither is sent: the default preset chose it).
  */
+function methodField(request: Pick<CreateComparisonRequest, 'preset' | 'config'>): 'preset' | 'config.method' {
+  return request.preset === undefined && request.config?.method !== undefined ? 'config.method' : 'preset';
+}
+
 /**
- * The planned calls of item `n`'s first pair. A judge that takes no pairwise task is the request's `preset`'s
- * fault, not the item's: the pair task is built here, so its kind is no field of the caller's.
+ * The planned calls of item `n`'s first pair. A judge that takes no pairwise task is the fault of the request's
+ * field that chose it (`field`: {@link methodField}), not the item's: the pair task is built here, so its kind is
+ * no field of the caller's.
  */
 function plannedPair(
   judge: ReturnType<typeof resolveJudge>,
   task: PairwiseTask,
   n: number,
   rubric: ResolvedRubric | null,
+  field: string,
 ): number {
-  return planTask(judge, task, `items.${n}`, rubric?.content, {
-    field: 'preset',
-    why: 'a comparison judges pairs of outputs',
-  });
+  return planTask(judge, task, `items.${n}`, rubric?.content, { field, why: 'a comparison judges pairs of outputs' });
 }
 
+/**
+ * Each item as the expansion reads it, checked with the judge on its first pair (every pair of an item
+ * is the same task but for the answers, which every candidate's schema already bounds).
+ * @throws ApiError 400 naming `items.N` (an engine code, or too large to store), or the field that chose a judge
+ *   that takes no pairwise task.
+ */
 function expansionItems(
   request: CreateComparisonRequest,
   layout: Layout,
@@ -94,7 +102,7 @@ function expansionItems(
     const outputs = request.candidates.map((c) => item.outputs[c] ?? '');
     const base = baseTask(item);
     const task = { ...base, answerA: outputs[i0], answerB: outputs[j0] } as PairwiseTask;
-    return [n, item.id, base, outputs, plannedPair(judge, task, n, rubric)];
+    return [n, item.id, base, outputs, plannedPair(judge, task, n, rubric, methodField(request))];
   });
 }
 

@@ -59,7 +59,11 @@ export const ListEvaluationsQuery = z
       .string()
       .regex(BATCH_ID_FILTER, 'expected a batch id: ba_, me_ or cp_ and 32 hex digits')
       .optional()
-      .openapi({ param: { description: 'Only the items of this batch (`ba_…`) or meta-evaluation (`me_…`).' } }),
+      .openapi({
+        param: {
+          description: 'Only the items of this batch (`ba_…`), meta-evaluation (`me_…`) or comparison (`cp_…`).',
+        },
+      }),
     metadata: z
       .string()
       .regex(METADATA_FILTER, 'expected key:value')

@@ -65,7 +65,7 @@ export const MonitorJudgeSchema = z
     id: 'MonitorJudge',
     description:
       'The judge, as on `POST /v1/evaluations`: a preset, a config (a jury, a cascade, …) and a rubric. It must take the task the scope builds ' +
-      '(pointwise for `span`, trajectory for `trace`): a pairwise preset is a 400 naming `judge.preset`.',
+      '(pointwise for `span`, trajectory for `trace`): a pairwise preset is a 400 naming `judge.preset` (`judge.config.method` for a full config sent without a preset).',
   });
 /** The judge of a monitor. */
 export type MonitorJudge = z.infer<typeof MonitorJudgeSchema>;

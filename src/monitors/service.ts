@@ -72,8 +72,8 @@ const PLACEHOLDER_ASPECT = {
 
 /**
  * Checks that the monitor's judge can judge the task its scope builds, as creating the evaluation would: the judge
- * resolves (`judge.preset`, `judge.config…`), takes the scope's task kind (`judge.preset`), and has what it scores
- * (`judge.aspect`, `judge.rubric`).
+ * resolves (`judge.preset`, `judge.config…`), takes the scope's task kind (`judge.preset`, or `judge.config.method`
+ * for a full config without a preset), and has what it scores (`judge.aspect`, `judge.rubric`).
  * @throws ApiError 400 naming that field, or `webhook.url`; 404 for a rubric the tenant does not have.
  */
 async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefinition): Promise<void> {
@@ -86,7 +86,11 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
   }
   const rubric =
     d.judge.rubric === undefined ? null : await resolveRubricRef(env, tenant, d.judge.rubric, 'judge.rubric');
-  const judgeField = rubric ? 'judge.rubric' : 'judge.preset';
+  // A monitor's task is built from spans: its kind is no field of the caller's; the field that chose the judge's
+  // method is (a full config sent without a preset chose it by `method`), and the rubric any other refusal here.
+  const methodField =
+    d.judge.preset === undefined && d.judge.config?.method !== undefined ? 'judge.config.method' : 'judge.preset';
+  const judgeField = rubric ? 'judge.rubric' : methodField;
   // This step checks the task's kind, the next the aspect: so not the given aspect here, and with a rubric none
   // (the rubric says what is scored and refuses a task's aspect with a description), else the placeholder.
   const { aspect, ...rest } = d.judge;
@@ -96,11 +100,10 @@ async function checkDefinition(env: Bindings, tenant: string, d: MonitorDefiniti
       sampleTask({ ...d, judge: rubric ? rest : { ...rest, aspect: PLACEHOLDER_ASPECT } }),
       'task',
       rubric?.content,
-      // A monitor's task is built from spans: its kind is no field of the caller's, the judge is.
-      { field: judgeField },
+      { field: methodField },
     );
   } catch (err) {
-    throw named(err, () => judgeField);
+    throw named(err, (p) => (p === methodField ? p : judgeField));
   }
   try {
     planTask(judge, sampleTask(d), 'task', rubric?.content);

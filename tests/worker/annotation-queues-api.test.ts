@@ -210,42 +210,97 @@ describe('judge labels from evaluations on another question', () => {
   const HELPFUL = {
     name: 'helpful replies',
     kind: 'pointwise',
-    criteria: 'The reply helps the customer: correct, complete and to the point.',
+    criteria: 'The reply helps the customer and is never toxic.',
     scale: { min: 1, max: 5 },
     autoSteps: false,
   };
+  const scale = { min: 1, max: 5 };
+  let made = 0;
 
-  async function judgedOn(run: string, aspect: Record<string, unknown>): Promise<void> {
+  /** A pointwise evaluation of one reply tagged `run`: on `aspect`, or by `rubric`; its id. */
+  async function judgedOn(run: string, by: { aspect: Record<string, unknown> } | { rubric: unknown }): Promise<string> {
+    const task = { ...reply(1).task, ...('aspect' in by ? { aspect: by.aspect } : {}) };
     const r = await postJson(
       '/v1/evaluations',
       {
         preset: 'rubric-judge',
-        config: { defaults: { model: mockModel({ seed: run }) } },
-        task: { ...reply(1).task, aspect },
+        // A seed of its own: the same question to the same judge would be answered from the cache.
+        config: { defaults: { model: mockModel({ seed: `${run}-${++made}` }) } },
+        task,
+        ...('rubric' in by ? { rubric: by.rubric } : {}),
         metadata: { run },
       },
       { Prefer: 'wait=30' },
     );
     expect(r.status, await r.clone().text()).toBe(200);
+    return (await r.json<{ id: string }>()).id;
   }
 
-  async function judgeOfOnlyItem(rubricId: string, run: string): Promise<NextItem['judge']> {
-    const q = await queue({ rubric: rubricId, fromEvaluations: { filter: { metadata: { run } } } });
-    const item = await (await next(q.id, 'ana')).json<NextItem>();
-    return item.judge;
+  /** The judge's label of each item of a queue over `rubricRef` made from the evaluations tagged `run`. */
+  async function judgeLabels(
+    rubricRef: string,
+    run: string,
+  ): Promise<Map<string, QueueItem['labels'][number]['label'] | null>> {
+    const q = await queue({ rubric: rubricRef, fromEvaluations: { filter: { metadata: { run } } } });
+    const judged = new Map<string, QueueItem['labels'][number]['label'] | null>();
+    for (;;) {
+      const r = await next(q.id, 'ana');
+      if (r.status === 204) return judged;
+      const item = await r.json<NextItem>();
+      judged.set(item.itemId, item.judge);
+      const skip = await label(q.id, item.itemId, { label: { score: 3 } }, 'ana');
+      expect(skip.status, await skip.clone().text()).toBe(200);
+    }
   }
 
-  it('keeps no judge label for a verdict on another aspect on the same scale', async () => {
+  it('keeps no judge label for a verdict on an aspect the criteria merely name, even inverted', async () => {
     const v = await rubric(HELPFUL);
     const run = `aq-tox-${v.id}`;
-    await judgedOn(run, { name: 'toxicity', description: 'How offensive the reply is.', scale: { min: 1, max: 5 } });
-    expect(await judgeOfOnlyItem(v.id, run)).toBeNull();
+    // "never toxic" names toxicity, yet a toxicity score (higher is worse) is no helpfulness score.
+    const tox = await judgedOn(run, {
+      aspect: { name: 'toxicity', description: 'How offensive the reply is.', scale },
+    });
+    expect(await judgeLabels(v.id, run)).toEqual(new Map([[tox, null]]));
+    const harmless = await rubric({ ...HELPFUL, name: 'harmless replies', criteria: 'The reply is harmless.' });
+    const harmRun = `aq-harm-${harmless.id}`;
+    const harm = await judgedOn(harmRun, { aspect: { name: 'harmfulness', description: 'How harmful it is.', scale } });
+    expect(await judgeLabels(harmless.id, harmRun)).toEqual(new Map([[harm, null]]));
   });
 
-  it("keeps the verdict on the rubric's own criterion as the judge label", async () => {
+  it("keeps the verdict judged by the rubric's version, or on an aspect described by its criteria word for word", async () => {
     const v = await rubric(HELPFUL);
     const run = `aq-help-${v.id}`;
-    await judgedOn(run, { name: 'helpfulness', description: 'How well the reply helps.', scale: { min: 1, max: 5 } });
-    expect((await judgeOfOnlyItem(v.id, run))?.score).toBeGreaterThanOrEqual(1);
+    const byVersion = await judgedOn(run, { rubric: `${v.id}@1` });
+    const bySameContent = await judgedOn(run, {
+      rubric: { kind: 'pointwise', criteria: HELPFUL.criteria, scale, autoSteps: false },
+    });
+    const described = await judgedOn(run, { aspect: { name: 'accuracy', description: HELPFUL.criteria, scale } });
+    const named = await judgedOn(run, { aspect: { name: 'helpfulness', description: 'How well it helps.', scale } });
+    const v2 = await postJson(`/v1/rubrics/${v.id}/versions`, { ...HELPFUL, criteria: 'The reply is never toxic.' });
+    expect(v2.status, await v2.clone().text()).toBe(201);
+    const byOtherVersion = await judgedOn(run, { rubric: `${v.id}@2` });
+    const judged = await judgeLabels(`${v.id}@1`, run);
+    expect(judged.size).toBe(5);
+    for (const kept of [byVersion, bySameContent, described]) expect(judged.get(kept)?.score).toBeGreaterThanOrEqual(1);
+    expect(judged.get(named)).toBeNull();
+    expect(judged.get(byOtherVersion)).toBeNull();
+  });
+
+  it('keeps no judge label for a pairwise verdict judged by no rubric', async () => {
+    const v = await rubric();
+    const run = `aq-plain-${v.id}`;
+    const r = await postJson(
+      '/v1/evaluations',
+      {
+        preset: 'chateval-single',
+        config: { defaults: { model: mockModel({ seed: run }) } },
+        task: pair(1).task,
+        metadata: { run },
+      },
+      { Prefer: 'wait=30' },
+    );
+    expect(r.status, await r.clone().text()).toBe(200);
+    const q = await queue({ rubric: v.id, fromEvaluations: { filter: { metadata: { run } } } });
+    expect((await (await next(q.id, 'ana')).json<NextItem>()).judge).toBeNull();
   });
 });

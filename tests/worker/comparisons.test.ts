@@ -13,6 +13,7 @@ import { getComparison } from '../../src/comparisons/rows.js';
 import { finishComparison } from '../../src/comparisons/finish.js';
 import { markEnded, afterEnding } from '../../src/ending-plan.js';
 import { sweep } from '../../queues/sweeper.js';
+import { PRESETS } from '../../src/engine/registry.js';
 import { qualityTag } from '../../src/mock-llm/judge-mode.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import type { ErrorJson } from './api-fetch.js';
@@ -130,6 +131,12 @@ describe('bad input', () => {
     ],
     // The pair tasks are built by the service: a judge of pointwise tasks is the preset's fault, not an item's.
     ['a judge of pointwise tasks only', { preset: 'debate-summeval' }, 'preset'],
+    // Chosen by a full config's `method`, no preset sent: that is the field.
+    [
+      'a full config of a judge of pointwise tasks only',
+      { preset: undefined, config: PRESETS.find((p) => p.id === 'debate-summeval')?.config },
+      'config.method',
+    ],
   ])('%s is a 400 naming the field', async (_what, change, path) => {
     const before = await testEnv.DB.prepare('SELECT count(*) AS n FROM comparisons').first<{ n: number }>();
     const e = await errorOf({ ...base, ...change });

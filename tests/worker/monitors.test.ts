@@ -1,12 +1,14 @@
 /**
  * `/v1/monitors` CRUD in workerd: create (201 with zero counts), get, list, update, pause and resume, delete (404
- * after); the 400s naming the field: a pairwise preset for either scope (`judge.preset`), a sample rate out of
- * range, an unknown filter field; a judge that needs an aspect without one.
+ * after); the 400s naming the field: a pairwise judge for either scope (`judge.preset`, or `judge.config.method` when
+ * a full config chose it), a sample rate out of range, an unknown filter field; a judge that needs an aspect without
+ * one.
  */
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './api-fetch.js';
 import { as, keyed, tenantWithKey } from './tenants-helpers.js';
 import { MAX_MONITORS, MonitorListQuery } from '../../src/monitors/schemas.js';
+import { PRESETS } from '../../src/engine/registry.js';
 
 interface MonitorJson {
   id: string;
@@ -83,6 +85,12 @@ describe('/v1/monitors', () => {
       expect(e.error.issues?.[0]?.path).toBe('judge.preset');
       // The judge is the field: the task a monitor judges is built from spans, its kind no field of the caller's.
       expect(e.error.message).toMatch(/^judge\.preset: (?!task\.kind)/);
+      // Chosen by a full config's `method`, no preset sent: that is the field.
+      const config = PRESETS.find((p) => p.id === 'fastchat-pair')?.config;
+      const byMethod = await postJson('/v1/monitors', { ...body, scope, judge: { config } });
+      expect(byMethod.status).toBe(400);
+      const m = await byMethod.json<ErrorJson>();
+      expect(m.error.issues?.map((i) => i.path)).toEqual(['judge.config.method']);
     }
     const rate = await postJson('/v1/monitors', { ...body, sampleRate: 1.5 });
     expect(rate.status).toBe(400);

@@ -9,7 +9,8 @@
  *
  * The CI gate (`sh example=ci-gate`) runs the same way on the same stack: it posts a comparison with
  * `Prefer: wait` and says "deploy" exactly when the gate passed; its webhook variant (`example=ci-gate-webhook`)
- * waits for the signed `comparison.completed`, exits by the gate rule, and never rotates the tenant's secret.
+ * waits for the signed `comparison.completed`, exits by the gate rule, and never rotates the tenant's secret. Both
+ * exit 4 (no gate came back), not 1 (a failed gate), when the deployment is unreachable.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -154,6 +155,17 @@ describe("README's CI gate", () => {
     expect(summary).toMatch(/^gate (passed|failed|inconclusive): pr-42 /);
     expect(decision).toBe(summary?.startsWith('gate passed') ? 'deploy' : 'hold the deploy');
   });
+
+  it('exits 4, not a failed gate, when the deployment is unreachable', async () => {
+    const work = mkdtempSync(join(dir, 'gate-down-'));
+    const env = { PORT: String(await freePort()) };
+    const r = await bash(code, work, env, 30_000);
+    expect(r.stdout.trim()).toBe('hold the deploy');
+    expect(r.stderr).toContain('fetch failed');
+    // The block's `&& … ||` hides the code: the script it wrote, run alone, exits by the gate rule.
+    const alone = await bash(`node gate.mjs "http://127.0.0.1:$PORT" '{}'`, work, env, 30_000);
+    expect(alone.code).toBe(GATE_EXIT_CODES.request);
+  });
 });
 
 describe("README's CI gate on a webhook", () => {
@@ -170,6 +182,17 @@ describe("README's CI gate on a webhook", () => {
     expect(JSON.parse(accepted ?? '{}')).toMatchObject({ id: expect.stringMatching(/^cp_/) as unknown });
     const outcome = /^gate (passed|failed|inconclusive):/.exec(summary ?? '')?.[1] as keyof typeof GATE_EXIT_CODES;
     expect(r.code).toBe(GATE_EXIT_CODES[outcome]);
+  });
+
+  it('exits 4, not a failed gate, when the deployment is unreachable', async () => {
+    const env = {
+      PORT: String(await freePort()),
+      RECEIVER_PORT: String(await freePort()),
+      SIGNING_SECRET: 'whsec_AAAA',
+    };
+    const r = await bash(code, mkdtempSync(join(dir, 'gate-webhook-down-')), env, 30_000);
+    expect(r.stderr).toContain('fetch failed');
+    expect(r.code).toBe(GATE_EXIT_CODES.request);
   });
 
   it('never rotates a secret the tenant has: without SIGNING_SECRET it says so and exits 2', async () => {

@@ -47,18 +47,20 @@ export function labellingAndEvalsTests(rig: ViewerRig, viewer: ViewerStack): voi
 
   it("labels a queue's items with the keyboard as the named annotator, the judge's verdict beside each, until Done; another name starts over", async () => {
     const metadata = { source: 'labelling-test' };
+    const { id: rubric } = await viewer.send<{ id: string }>('/v1/rubrics', PAIRWISE_RUBRIC_EXAMPLE, 201);
+    // Judged by the queue's rubric: only then is the verdict the judge's label of the queue's question.
     const judged = await Promise.all(
       [1, 2].map((n) =>
         viewer.created('/v1/evaluations', {
           preset: 'fastchat-pair',
           config: { ...QUICK, calibration: { enabled: false } },
           metadata,
+          rubric,
           task: { kind: 'pairwise', question: `(${n}) 2 + 2?`, answerA: '4', answerB: '5' },
         }),
       ),
     );
     for (const id of judged) await viewer.endedInApi(id);
-    const { id: rubric } = await viewer.send<{ id: string }>('/v1/rubrics', PAIRWISE_RUBRIC_EXAMPLE, 201);
     const { id: queue } = await viewer.send<{ id: string }>(
       '/v1/annotation-queues',
       { name: 'Refund replies', rubric, fromEvaluations: { filter: { metadata } }, labelsPerItem: 2 },
