@@ -9,6 +9,7 @@
  */
 import { finishStalledComparisons } from '../src/comparisons/service.js';
 import { topUpStalledBatches } from '../src/batches/pump.js';
+import { completeBatchInD1 } from '../src/ending-plan.js';
 import type { Bindings } from '../src/config/bindings.js';
 import { log, messageOf } from '../src/log/log.js';
 import { evaluationStub } from '../src/evaluations/stub.js';
@@ -56,7 +57,7 @@ export async function sweep(
   const now = Date.now();
   const stallSeconds = configOf(env).STALL_SECONDS;
   try {
-    await topUpStalledBatches(env, now, restartedAt, TOP_UP_LIMIT, dbs);
+    await topUpStalledBatches(env, completeBatchInD1, now, restartedAt, TOP_UP_LIMIT, dbs);
   } catch (e) {
     log('error', 'sweeper.batches_error', { error: messageOf(e) });
   }

@@ -13,14 +13,21 @@
  *      (the tenant's OTLP export among them: a sourced, finished one)   exports/delivery.ts
  *   2. a succeeded verdict becomes its key's verdict cache entry         evaluations/verdict-cache-entry.ts
  *   3. the batch counts the ending (budget: spend booked, grant freed)   batches/progress.ts
+ *   4-5: only in the ending that completes the batch (the final write: apart, see below)
  *   4. the batch.completed / meta_evaluation.completed event [hands on]  batches/progress.ts
  *   4b. a comparison's batch: the comparison marked completed [hands on] comparisons/finish.ts
- *   5. the batch marked completed (or cancelled)                         batches/progress.ts
+ *   4c. an alignment waiting on the batch woken [hands on]               align/queue.ts
+ *   5. the task groups erased, the pending usage rolled up, the batch
+ *      marked completed (or cancelled)                                   batches/progress.ts
  *   -- the guarded status update (frees the tenant's running slot) --   evaluations/ending.ts
  *   final write only, after the status update:
  *   6. the tenant's oldest waiting evaluation takes the slot             evaluations/admission.ts
  *   7. the batch's next items are claimed (the first takes a slot)       batches/pump.ts
  *   7b. a tenant that stores no content: read (returned by the status update), erased after commit   retention/content.ts
+ *   the status update returns whether the final write's count ended the batch's last item
+ * the final write only, after its commit, when it did: 4-5 in ONE transaction of their own, selecting the batch
+ *   by its counts alone (every item ended, not marked yet); a crash before it leaves that state, which the
+ *   sweeper completes (`completeBatchInD1`)
  * after the commit
  *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
  *   9. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
@@ -32,15 +39,19 @@
  * ```
  *
  * Steps 1-5 carry the ending's guard, so they take effect exactly when the status update does: once per
- * evaluation, never on a repeat, never for a row another writer ended. Every after-commit step is best
+ * evaluation, never on a repeat, never for a row another writer ended; apart, 4-5 act once per batch by its counts. Every after-commit step is best
  * effort: what it would do is durable in D1, and the cron sweeper does it later if it fails.
  */
-import { BATCH_COMPLETED, BATCH_COUNTS, batchCompletionEvent } from './batches/progress.js';
+import { BATCH_COMPLETED, BATCH_COUNTS, BATCH_TO_COMPLETE, batchCompletionEvent } from './batches/progress.js';
 import { CLAIM_BATCH_WINDOW } from './batches/pump.js';
 import type { Bindings } from './config/bindings.js';
 import { ADMIT_NEXT_WAITING } from './evaluations/admission.js';
 import type { EndingPlan } from './evaluations/ending.js';
-import { afterEnding as afterEndingWith, markEnded as markEndedWith } from './evaluations/ending.js';
+import {
+  afterEnding as afterEndingWith,
+  completeBatch as completeBatchWith,
+  markEnded as markEndedWith,
+} from './evaluations/ending.js';
 import type { FinalWrite, FinalWriteResult } from './evaluations/final-write.js';
 import { writeFinal as writeFinalWith } from './evaluations/final-write.js';
 import type { EvaluationError } from './evaluations/live-events.js';
@@ -80,6 +91,7 @@ export const ENDING: EndingPlan = {
     },
     ERASE_UNSTORED_CONTENT,
   ],
+  batchToComplete: BATCH_TO_COMPLETE,
 };
 
 /**
@@ -118,4 +130,16 @@ export function writeFinal(
   extra: readonly D1PreparedStatement[] = [],
 ): Promise<FinalWriteResult> {
   return writeFinalWith(db, ENDING, w, extra);
+}
+
+/**
+ * Completes batch `batchId`, every item of which has ended, unless it is marked already (4-5 of the plan, on their
+ * own: `completeBatch` in src/evaluations/ending.ts), then runs the after-commit steps for `causeId`, an item of it,
+ * when they have something to hand on. The sweeper's net for a final write that counted the last item and did not
+ * get to complete the batch. @returns whether this call completed it.
+ */
+export async function completeBatchInD1(env: Bindings, batchId: string, causeId: string): Promise<boolean> {
+  const done = await completeBatchWith(await recordDb(env, batchId), ENDING, { batchId, causeId, now: Date.now() });
+  if (done.handedOn > 0) await afterEnding(env, causeId);
+  return done.changes > 0;
 }

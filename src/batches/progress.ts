@@ -7,12 +7,17 @@
  * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
  * transactions one at a time, so exactly one ending sees the last count and completes the batch.
  *
+ * The object's final write, on every item, runs only the count: its status update returns
+ * {@link BATCH_TO_COMPLETE}, and the write whose count ended the last item runs the completion's statements (each
+ * effect's `completion`) in a second transaction, selecting the batch by "every item ended, not marked yet" alone,
+ * so whoever runs them (that write, or the sweeper after a crash between the two) acts once.
+ *
  * A batch with a budget also books the item's usage and releases its grant (./budget-claims.ts).
  *
  * Cost: a few single-row statements per ending, whatever the batch's size (evaluations outside a
  * batch match no row).
  */
-import type { Ending, EndingEffect } from '../evaluations/ending.js';
+import type { BatchToComplete, Ending, EndingEffect } from '../evaluations/ending.js';
 import { endingGuard } from '../evaluations/ending.js';
 import { OPEN_FROM_AFTER_ENDING } from '../evaluations/batch-open.js';
 import type { TerminalStatus } from '../evaluations/status.js';
@@ -45,13 +50,33 @@ const ALL_ENDED = 'b.completed_at IS NULL AND b.succeeded + b.failed + b.cancell
 /** Statements that emit a batch's completion event (see ./completion-event.ts); tests pass their own. */
 export type CompletionEmitter = (db: D1Database, completion: BatchCompletion) => D1PreparedStatement[];
 
-/** The clause selecting the ending's batch row exactly while this ending completes it (before the mark). */
-function completing(ending: Ending): { rows: string; binds: string[] } {
+/**
+ * SQL over the ended `evaluations` row (the final write's status update returns it, after the ending's count): its
+ * batch's id when every item of it has ended and it is not marked yet, i.e. this ending completed it; else NULL.
+ */
+export const BATCH_TO_COMPLETE = `(SELECT b.id FROM batches b WHERE b.id = evaluations.batch_id AND ${ALL_ENDED})`;
+
+/** A condition on the batch row `b` (with its binds) that holds exactly while its completion is to be written. */
+interface Completing {
+  where: string;
+  binds: string[];
+}
+
+/** The ending's batch row exactly while this ending completes it (in its transaction, before the mark). */
+function completing(ending: Ending): Completing {
   return {
-    rows: `FROM batches b WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
+    where: `b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
     binds: [ending.id, ending.id],
   };
 }
+
+/** The batch to complete on its own (src/evaluations/ending.ts `completeBatch`), until it is marked. */
+function completingApart(c: BatchToComplete): Completing {
+  return { where: `b.id = ? AND ${ALL_ENDED}`, binds: [c.batchId] };
+}
+
+/** `c` as the `FROM batches b WHERE …` clause a {@link CompletionEmitter} reads. */
+const rowsOf = (c: Completing) => ({ rows: `FROM batches b WHERE ${c.where}`, binds: c.binds });
 
 /**
  * The ending counted in its batch (and, with a budget, its usage booked and its grant released). The same update
@@ -106,11 +131,27 @@ export function batchCompletionEvent(
     name,
     handedOn: true,
     batchOnly: true,
-    statements: (db, ending) => {
-      const { rows, binds } = completing(ending);
-      return emit(db, { rows, binds, causeId: ending.id, now: ending.now });
-    },
+    statements: (db, ending) => emit(db, { ...rowsOf(completing(ending)), causeId: ending.id, now: ending.now }),
+    completion: (db, c) => emit(db, { ...rowsOf(completingApart(c)), causeId: c.causeId, now: c.now }),
   };
+}
+
+/**
+ * The statements of {@link BATCH_COMPLETED} for the batch `c` selects: the task groups erased (the owed tasks moved
+ * first, but that of `except`, whose object holds its task), the pending usage rolled up, the mark.
+ */
+function completedStatements(db: D1Database, c: Completing, except: string | null, now: number): D1PreparedStatement[] {
+  return [
+    ...dropBatchGroupsStatements(db, rowsOf(c), except),
+    flushPendingStatement(db, c.where, c.binds),
+    db
+      .prepare(
+        `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
+           completed_at = ?, updated_at = ?, usage_pending = NULL
+         WHERE ${c.where}`,
+      )
+      .bind(now, now, ...c.binds),
+  ];
 }
 
 /**
@@ -123,18 +164,8 @@ export const BATCH_COMPLETED: EndingEffect = {
   name: "the completing ending erases the batch's task groups, rolls its pending usage up and marks it completed (or cancelled)",
   handedOn: false,
   batchOnly: true,
-  statements: (db, ending) => [
-    ...dropBatchGroupsStatements(db, completing(ending), ending.written === undefined ? null : ending.id),
-    flushPendingStatement(db, `b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`, [
-      ending.id,
-      ending.id,
-    ]),
-    db
-      .prepare(
-        `UPDATE batches AS b SET status = CASE WHEN b.cancel_requested_at IS NULL THEN 'completed' ELSE 'cancelled' END,
-           completed_at = ?, updated_at = ?, usage_pending = NULL
-         WHERE b.id = ${BATCH_OF_ENDING} AND ${ALL_ENDED} AND ${endingGuard(ending.status)}`,
-      )
-      .bind(ending.now, ending.now, ending.id, ending.id),
-  ],
+  statements: (db, ending) =>
+    completedStatements(db, completing(ending), ending.written === undefined ? null : ending.id, ending.now),
+  // After the completing final write committed, its own usage is booked (`billed_calls`): it owes no task.
+  completion: (db, c) => completedStatements(db, completingApart(c), null, c.now),
 };

@@ -271,13 +271,22 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
 export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: EvaluationError) => Promise<boolean>;
 
 /**
+ * Completes a batch whose items have all ended, with `causeId`, one of them, as the cause of its events
+ * (src/ending-plan.ts `completeBatchInD1`, which the sweeper hands in: this module does not import the list of what
+ * an ending does). @returns whether this call completed it.
+ */
+export type CompleteBatch = (env: Bindings, batchId: string, causeId: string) => Promise<boolean>;
+
+/**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
- * epoch ms, after a restart of the local runtime): tops the window up, or queues a cancel's fan-out again
+ * epoch ms, after a restart of the local runtime): completes one whose items have all ended (the final write that
+ * counted its last item did not get to: `complete`), tops the window up, or queues a cancel's fan-out again
  * (its pages are idempotent) when a cancel has not finished. At most `limit` batches (default 20) over all shards,
  * or in each of `dbs` when given (the cron's maintenance message for one shard).
  */
 export async function topUpStalledBatches(
   env: Bindings,
+  complete: CompleteBatch,
   now: number,
   restartedAt?: number,
   limit = 20,
@@ -286,7 +295,11 @@ export async function topUpStalledBatches(
   const since = restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000;
   const share = dbs ? limit : perDbLimit(env, limit);
   const stalled = (await Promise.all((dbs ?? everyTenantDb(env)).map((db) => stalledBatches(db, since, share)))).flat();
-  for (const { id: batchId, cancelling } of stalled) {
+  for (const { id: batchId, cancelling, ended } of stalled) {
+    if (ended !== null) {
+      if (await complete(env, batchId, ended)) log('warn', 'batch.completed_late', { batchId });
+      continue;
+    }
     if (cancelling) {
       log('warn', 'batch.cancel_resumed', { batchId });
       await startCancelFanout(env, batchId);

@@ -271,24 +271,37 @@ export async function openItems(db: D1Database, batchId: string, afterSeq: numbe
   return results;
 }
 
+/** An open batch the sweeper goes on with ({@link stalledBatches}). */
+export interface StalledBatch {
+  id: string;
+  /** A cancel or a used-up budget is ending its items. */
+  cancelling: boolean;
+  /**
+   * Its item at the last position when every item has ended (the batch is only not marked completed: the ending
+   * that counted its last item did not get to complete it), else null.
+   */
+  ended: string | null;
+}
+
 /**
  * Open batches untouched since `olderThan`, oldest first: those with items not handed over (no cancel
- * asked: `cancelling` false), and those still ending after a cancel or a used-up budget (`cancelling` true).
+ * asked: `cancelling` false), those still ending after a cancel or a used-up budget (`cancelling` true), and those
+ * whose items have all ended (`ended`).
  */
-export async function stalledBatches(
-  db: D1Database,
-  olderThan: number,
-  limit: number,
-): Promise<{ id: string; cancelling: boolean }[]> {
+export async function stalledBatches(db: D1Database, olderThan: number, limit: number): Promise<StalledBatch[]> {
   const { results } = await db
     .prepare(
-      `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling FROM batches
-       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL OR sent < items_total) AND updated_at < ?
+      `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling,
+         CASE WHEN succeeded + failed + cancelled >= items_total THEN
+           (SELECT e.id FROM evaluations e WHERE e.batch_id = batches.id ORDER BY e.batch_seq DESC LIMIT 1) END AS ended
+       FROM batches
+       WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL OR sent < items_total
+         OR succeeded + failed + cancelled >= items_total) AND updated_at < ?
        ORDER BY updated_at LIMIT ?`,
     )
     .bind(olderThan, limit)
-    .all<{ id: string; cancelling: number }>();
-  return results.map((r) => ({ id: r.id, cancelling: r.cancelling === 1 }));
+    .all<{ id: string; cancelling: number; ended: string | null }>();
+  return results.map((r) => ({ id: r.id, cancelling: r.cancelling === 1, ended: r.ended }));
 }
 
 /**
@@ -306,10 +319,17 @@ export async function requestCancel(
     db
       .prepare(
         `UPDATE batches SET status = 'cancelling', cancel_requested_at = ?, updated_at = ?
-         WHERE id = ? AND tenant = ? AND status = 'running'`,
+         WHERE id = ? AND tenant = ? AND status = 'running' AND succeeded + failed + cancelled < items_total`,
       )
       .bind(now, now, id, tenant),
-    db.prepare('SELECT status FROM batches WHERE id = ? AND tenant = ?').bind(id, tenant),
+    // Every item ended and no cancel asked: the completion about to be written marks it `completed` (it runs just
+    // after the last item's ending, src/batches/progress.ts), so a cancel now finds it ended.
+    db
+      .prepare(
+        `SELECT CASE WHEN status = 'running' AND succeeded + failed + cancelled >= items_total THEN 'completed' ELSE status END
+           AS status FROM batches WHERE id = ? AND tenant = ?`,
+      )
+      .bind(id, tenant),
   ]);
   return (read?.results[0] as { status: BatchStatus } | undefined)?.status ?? null;
 }

@@ -98,6 +98,25 @@ export interface EndingEffect {
    * of a single evaluation's ending. Default false: always run.
    */
   readonly batchOnly?: boolean;
+  /**
+   * Present when its statements act only in the ending that completes the evaluation's batch (its completion event,
+   * its mark, …): the same work for a completion of its own, after the ending that counted the batch's last item
+   * committed ({@link completeBatch}). The object's final write leaves {@link statements} out of its transaction and
+   * runs these only when its count completed the batch, so every other item's write is that much shorter.
+   */
+  completion?(db: D1Database, c: BatchToComplete): D1PreparedStatement[];
+}
+
+/**
+ * A batch to complete on its own, after its last item's ending committed: its statements select it by its counts
+ * alone (every item ended, not marked yet), so they act once whoever runs them (that ending's writer, the sweeper).
+ */
+export interface BatchToComplete {
+  batchId: string;
+  /** The evaluation whose ending completes it: the cause of its events (their after-commit dispatch finds them by it). */
+  causeId: string;
+  /** Epoch ms. */
+  now: number;
 }
 
 /** The ending of the object's final write: it knows its tenant, and maybe its batch. */
@@ -158,6 +177,12 @@ export interface EndingPlan {
    * after a final write whose handed-on effects wrote a row, or that found the row ended elsewhere.
    */
   readonly afterCommit: readonly AfterCommit[];
+  /**
+   * SQL over the ended `evaluations` row (it binds nothing), returned by the final write's status update: the id of
+   * its batch when that write's count ended the batch's last item (not marked completed yet), else NULL. Then the
+   * {@link EndingEffect.completion} statements run in a transaction of their own ({@link completeBatch}).
+   */
+  readonly batchToComplete: string;
 }
 
 /** The guarded status update, the last statement of an ending's own statements. */
@@ -178,19 +203,48 @@ function endStatement(
 
 /**
  * The statements of every {@link EndingPlan.beforeStatus} effect, each with whether its rows are handed on;
- * without the {@link EndingEffect.batchOnly} ones when the writer knows the evaluation is in no batch.
+ * without the {@link EndingEffect.batchOnly} ones when the writer knows the evaluation is in no batch, and without
+ * those with a {@link EndingEffect.completion} when the writer completes the batch on its own (`apart`).
  */
 export function effectStatements(
   db: D1Database,
   plan: EndingPlan,
   ending: Ending,
   inNoBatch = false,
+  apart = false,
 ): { s: D1PreparedStatement; on: boolean }[] {
   return plan.beforeStatus.flatMap((effect) =>
-    inNoBatch && effect.batchOnly === true
+    (inNoBatch && effect.batchOnly === true) || (apart && effect.completion !== undefined)
       ? []
       : effect.statements(db, ending).map((s) => ({ s, on: effect.handedOn })),
   );
+}
+
+/**
+ * Completes batch `c.batchId` if every item of it has ended and it is not marked yet: every
+ * {@link EndingEffect.completion} of the plan in ONE transaction, which D1 runs one at a time, so exactly one
+ * such call acts (the mark is its last effect) and a repeat changes nothing.
+ * @returns the rows its statements changed, and of them those its handed-on effects wrote (new webhook deliveries,
+ *   a comparison or alignment to go on: the caller runs the after-commit steps for `c.causeId` when above 0).
+ */
+export async function completeBatch(
+  db: D1Database,
+  plan: EndingPlan,
+  c: BatchToComplete,
+): Promise<{ changes: number; handedOn: number }> {
+  const statements = plan.beforeStatus.flatMap((effect) =>
+    (effect.completion?.(db, c) ?? []).map((s) => ({ s, on: effect.handedOn })),
+  );
+  if (statements.length === 0) return { changes: 0, handedOn: 0 };
+  const results = await db.batch(statements.map((e) => e.s));
+  let changes = 0;
+  let handedOn = 0;
+  statements.forEach((e, i) => {
+    const n = results[i]?.meta.changes ?? 0;
+    changes += n;
+    if (e.on) handedOn += n;
+  });
+  return { changes, handedOn };
 }
 
 /**

@@ -3,7 +3,7 @@
  * The Durable Object's final write of an evaluation ({@link writeFinal}): the usage roll-up and, where D1 keeps it,
  * the verdict's JSON (./verdict-rows.ts), the plan's effects, then the verdict's summary, usage sums and status in
  * ONE guarded update of the row, and the plan's steps after it, in ONE `batch()`, which D1 runs as one
- * transaction. The transcript stays in the evaluation's own object (./transcript-rows.ts). The ending's types, its
+ * transaction; the completion of a batch whose last item it counted follows in a second one. The transcript stays in the evaluation's own object (./transcript-rows.ts). The ending's types, its
  * guard and its other paths are ./ending.ts. Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
@@ -19,7 +19,8 @@ import { verdictKeptInD1, verdictTextStatement } from './verdict-rows.js';
 import type { EvaluationWithResultsText } from './rows.js';
 import { READ_BACK_RETURNING, withResultsTextOf } from './rows.js';
 import type { Ending, EndingPlan, FinalEnding } from './ending.js';
-import { effectStatements } from './ending.js';
+import { completeBatch, effectStatements } from './ending.js';
+import { log, messageOf } from '../log/log.js';
 
 /**
  * The final write's guarded status update: with the status, its calls and engine version, the verdict's
@@ -155,7 +156,10 @@ export interface FinalWriteResult {
    * read D1's status rather than announce its own.
    */
   changed: boolean;
-  /** Rows the handed-on effects wrote (new webhook deliveries); 0: nothing for the after-commit steps. */
+  /**
+   * Rows the handed-on effects wrote (new webhook deliveries), the batch's completion's among them; 0: nothing for the
+   * after-commit steps.
+   */
   effectRows: number;
   /** The work of the {@link EndingPlan.afterStatus} steps, to run now that the transaction committed. */
   followUps: ((env: Bindings) => Promise<void>)[];
@@ -174,7 +178,9 @@ export interface FinalWriteResult {
  * only while the row may still become `succeeded`, so a DLQ or cancel that won the race leaves no verdict
  * behind) and the usage sums on the row, the sums and `calls_done` alone when another writer had ended the row, the plan's
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements. The status update returns the ended
- * row for someone waiting ({@link FinalWrite.readBack}). Idempotent: running it again changes nothing.
+ * row for someone waiting ({@link FinalWrite.readBack}), and whether its count ended its batch's last item: then the
+ * batch's completion (each effect's `completion`) runs in a transaction of its own once this one committed
+ * (`completeBatch`, src/evaluations/ending.ts). Idempotent: running it again changes nothing.
  *
  * Usage is booked whatever the status on purpose: every call it records was made and billed by the
  * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
@@ -225,10 +231,14 @@ export async function writeFinal(
     ...(w.taskCopy === false ? [] : dropWaitingTaskStatements(db, w.id)),
   ];
   // An evaluation the object knows is in no batch (null, not unknown): its batch's statements would match no row.
-  const effects = effectStatements(db, plan, ending, w.batchId === null);
+  // The statements that act only in the ending completing its batch wait for a second transaction that runs only
+  // then (below): one item of the batch, where every item carried them.
+  const effects = effectStatements(db, plan, ending, w.batchId === null, true);
   const steps = plan.afterStatus.flatMap((step) => step.prepare(db, ending) ?? []);
   // The steps' reads of the ended row ride on the status update (`r0`, `r1`, … by step), one statement fewer each.
   const returning = steps.flatMap((s, i) => (s.returning === undefined ? [] : [`${s.returning} AS r${i}`]));
+  // So does the read of whether this write's count completed the batch (it runs after the count).
+  if (w.batchId !== null) returning.push(`${plan.batchToComplete} AS completes_batch`);
   // The waiting caller's read of the ended row rides on the update too.
   if (w.readBack === true) returning.push(READ_BACK_RETURNING);
   const final = finalStatement(db, w, written, returning);
@@ -257,5 +267,22 @@ export async function writeFinal(
     return s.then(mine, row?.[`r${i}`]);
   });
   const read = w.readBack === true ? withResultsTextOf([ended]) : null;
-  return { changed, effectRows, followUps, extra: all.slice(at), read };
+  const completes = row?.completes_batch;
+  const completed = typeof completes === 'string' ? await completeApart(db, plan, completes, w) : 0;
+  return { changed, effectRows: effectRows + completed, followUps, extra: all.slice(at), read };
+}
+
+/**
+ * The batch `batchId` this final write's count completed: its completion, in a transaction of its own now that the
+ * write committed (see `completeBatch`). @returns the rows its handed-on effects wrote. Never throws: a failure (or a
+ * crash before it) leaves a batch whose items all ended and that is not marked, which the sweeper completes
+ * (src/batches/pump.ts `topUpStalledBatches`); until then readers count its pending usage as an open batch's.
+ */
+async function completeApart(db: D1Database, plan: EndingPlan, batchId: string, w: FinalWrite): Promise<number> {
+  try {
+    return (await completeBatch(db, plan, { batchId, causeId: w.id, now: w.now })).handedOn;
+  } catch (e) {
+    log('warn', 'batch.completion_deferred', { batchId, evaluationId: w.id, error: messageOf(e) });
+    return 0;
+  }
 }

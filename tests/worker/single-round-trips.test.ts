@@ -7,37 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './api-fetch.js';
-import { PAIRWISE, testEnv } from './helpers.js';
-
-/** The D1 calls `run` makes, each as its statements' SQL (its first 60 characters). */
-async function d1CallsOf(run: () => Promise<void>): Promise<string[][]> {
-  type Fn = (...args: unknown[]) => unknown;
-  const db = Object.getPrototypeOf(testEnv.DB) as Record<string, Fn>;
-  const stmt = Object.getPrototypeOf(testEnv.DB.prepare('SELECT 1')) as Record<string, Fn>;
-  // workerd's statement keeps its SQL as `statement`.
-  const sqlOf = (s: unknown) =>
-    String((s as { statement?: unknown }).statement)
-      .replace(/\s+/g, ' ')
-      .slice(0, 60);
-  const calls: string[][] = [];
-  const saved: [Record<string, Fn>, string, Fn][] = [];
-  const wrap = (on: Record<string, Fn>, name: string, statements: (self: unknown, args: unknown[]) => unknown[]) => {
-    const original = on[name] as Fn;
-    saved.push([on, name, original]);
-    on[name] = function (this: unknown, ...args: unknown[]) {
-      calls.push(statements(this, args).map(sqlOf));
-      return original.apply(this, args);
-    };
-  };
-  wrap(db, 'batch', (_, args) => args[0] as unknown[]);
-  for (const name of ['run', 'all', 'first', 'raw']) wrap(stmt, name, (self) => [self]);
-  try {
-    await run();
-  } finally {
-    for (const [on, name, original] of saved) on[name] = original;
-  }
-  return calls;
-}
+import { PAIRWISE } from './helpers.js';
+import { d1CallsOf } from './d1-calls.js';
 
 describe('D1 round trips of a single evaluation with Prefer: wait', () => {
   it('a judged verdict and a verdict cache hit each take two: the insert and the final write with the read', async () => {
