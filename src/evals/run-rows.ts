@@ -299,7 +299,12 @@ const RUN_CHILDREN = [
  * deleted and the run kept as a tombstone (ids, status, counts, times: its inline items and metadata gone),
  * marked deleted. The mark is the second statement. A repeat finds nothing left to erase.
  */
-function eraseRuns(db: D1Database, where: string, binds: readonly unknown[], now: number): D1PreparedStatement[] {
+export function eraseRuns(
+  db: D1Database,
+  where: string,
+  binds: readonly unknown[],
+  now: number,
+): D1PreparedStatement[] {
   const runs = `SELECT id FROM eval_runs WHERE ${where}`;
   return [
     db.prepare(scrubSql('eval_runs', ['data_source', 'metadata'], `${where} AND deleted_at IS NULL`)).bind(...binds),
