@@ -26,7 +26,7 @@ export const CRON = {
    */
   retentionErasures: 20 * 25,
   /** src/retention/sweep.ts retentionQueries(25): the retention run's D1 queries (erasures 10 a batch; a batch's items with their batch). */
-  retentionQueries: 147,
+  retentionQueries: 149,
   /** src/retention/archive.ts ARCHIVE_PAGE: evaluations moved per shard run. */
   archiveMoves: 500,
   /** src/retention/archive.ts moveQueries(): the moves' D1 queries (10 evaluations' reads a batch, a re-check, an erasure batch). */

@@ -13,7 +13,9 @@
  *
  * Exit codes, by the one gate rule (`GATE_EXIT_CODES`, src/client/comparisons.ts, as `npm run gate`): 0 the
  * comparison completed and its gate `passed` (or it has none); 1 the gate `failed`, an evaluation failed or was
- * cancelled, or an error; 2 a usage error; 3 the gate is `inconclusive` (a note on stderr says so).
+ * cancelled, or another error; 2 a usage error; 3 the gate is `inconclusive` (a note on stderr says so); 4 no
+ * comparison came back: the local stack did not start, or the request was refused (a key's 401, a body's 400) or
+ * failed (unreachable, a 5xx after its retries, the wait timed out).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +70,7 @@ export interface CompareResult {
   wallMs: number;
   text: string;
   outFile: string;
-  /** By the gate rule (`GATE_EXIT_CODES`): 0, 1 or 3. */
+  /** By the gate rule (`GATE_EXIT_CODES`): 0, 1 or 3 (4 is {@link NoComparisonError}'s, thrown). */
   exitCode: number;
   /** Lines for stderr (why the exit code is not 0, or the inconclusive note). */
   notes: string[];
@@ -209,6 +211,26 @@ export function compareOutcome(c: Comparison): { exitCode: number; notes: string
   return { exitCode: GATE_EXIT_CODES.passed, notes };
 }
 
+/**
+ * No comparison came back (exit {@link GATE_EXIT_CODES}.request): the stack did not start, or the request was
+ * refused or failed; `cause` says how. Nothing is known of the candidates, so not the failed gate's code.
+ */
+export class NoComparisonError extends Error {
+  constructor(cause: unknown) {
+    super(describeError(cause), { cause });
+    this.name = 'NoComparisonError';
+  }
+}
+
+/** `step`, whose failure means no comparison came back ({@link NoComparisonError}). */
+async function requesting<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    throw new NoComparisonError(e);
+  }
+}
+
 /** Polls the comparison until it ends, backing off from 100 ms to 2 s (its result is live meanwhile). */
 async function waitForComparison(
   client: ReturnType<typeof createTribunalClient>,
@@ -244,35 +266,34 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
   const human = humanStatsOf(dataset, body);
   const stateDir = options.target ? undefined : mkdtempSync(join(tmpdir(), 'tribunal-compare-'));
   const stack = stateDir
-    ? await startLocalStack({
-        port: 0,
-        mockPort: 0,
-        persistTo: join(stateDir, 'state'),
-        ...(options.baseUrl ? { llmBaseUrl: options.baseUrl } : {}),
-      }).catch((e: unknown) => {
-        rmSync(stateDir, { recursive: true, force: true });
-        throw e;
-      })
+    ? await requesting(() =>
+        startLocalStack({
+          port: 0,
+          mockPort: 0,
+          persistTo: join(stateDir, 'state'),
+          ...(options.baseUrl ? { llmBaseUrl: options.baseUrl } : {}),
+        }).catch((e: unknown) => {
+          rmSync(stateDir, { recursive: true, force: true });
+          throw e;
+        }),
+      )
     : undefined;
   try {
     const client = createTribunalClient({ baseUrl: options.target ?? stack?.url ?? '', apiKey: options.token });
     const startedAt = Date.now();
     const key = `compare-${startedAt.toString(36)}`;
-    const created = await retried(() =>
-      client.request('post', '/v1/comparisons', { body, headers: { 'Idempotency-Key': key } }),
-    );
-    if (!created.ok) {
-      const e = created.body as { error?: { code?: string; message?: string } };
-      throw new Error(
-        `the service refused the comparison (HTTP ${String(created.status)} ${e.error?.code ?? ''}): ${e.error?.message ?? ''}`,
+    const comparison = await requesting(async () => {
+      const created = await retried(() =>
+        client.request('post', '/v1/comparisons', { body, headers: { 'Idempotency-Key': key } }),
       );
-    }
-    const comparison = await waitForComparison(
-      client,
-      created.body.id,
-      options.timeoutMs ?? 3_600_000,
-      options.progress ?? true,
-    );
+      if (!created.ok) {
+        const e = created.body as { error?: { code?: string; message?: string } };
+        throw new Error(
+          `the service refused the comparison (HTTP ${String(created.status)} ${e.error?.code ?? ''}): ${e.error?.message ?? ''}`,
+        );
+      }
+      return waitForComparison(client, created.body.id, options.timeoutMs ?? 3_600_000, options.progress ?? true);
+    });
     const wallMs = Date.now() - startedAt;
     const agreement = rankingAgreement(body.candidates, comparison, human);
     const text = compareText(options.dataset, options.preset, comparison, human, agreement, wallMs);
@@ -331,7 +352,8 @@ leaderboard, pairs, gate and summary, and agreement with the humans' own ranking
   --confidence X      the gate's confidence, [0.5, 1) (default 0.95)
   (also --preset, --limit, --config, --model, --target, --token, --base-url, --out)
   Exit codes (the gate rule, as npm run gate): 0 completed and the gate passed (or no gate); 1 gate
-  failed, an evaluation failed, or an error; 2 a usage error; 3 gate inconclusive (with a note).`;
+  failed, an evaluation failed, or another error; 2 a usage error; 3 gate inconclusive (with a note);
+  4 no comparison came back: the request was refused (key, body) or failed, or the stack did not start.`;
 
 /** A number option inside `(lo, hi)` (`loClosed`: `lo` allowed). @throws UsageError naming the option. */
 function rateOption(value: string | undefined, name: string, lo: number, loClosed: boolean): number | undefined {
@@ -390,7 +412,14 @@ export function compareOptionsOf(
 
 /** `npm run meta-eval -- --compare …`: runs, prints and returns the exit code. */
 export async function compareMain(options: CompareOptions): Promise<number> {
-  const r = await runCompare(options);
+  let r: CompareResult;
+  try {
+    r = await runCompare(options);
+  } catch (e) {
+    if (!(e instanceof NoComparisonError)) throw e;
+    console.error(`error: ${e.message}`);
+    return GATE_EXIT_CODES.request;
+  }
   console.log(r.text);
   console.log(`\nJSON report: ${r.outFile}`);
   for (const line of r.notes) console.error(line);

@@ -1107,7 +1107,7 @@ export interface paths {
         post: operations["updateEval"];
         /**
          * Delete an eval
-         * @description The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going stops, and its items not graded yet are not graded). Usage rows stay for billing. Deleting again is 404.
+         * @description The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`). Usage rows stay for billing. Deleting again is 404.
          */
         delete: operations["deleteEval"];
         options?: never;
@@ -1161,7 +1161,7 @@ export interface paths {
         post: operations["cancelEvalRun"];
         /**
          * Delete a run
-         * @description The run and its output items are no longer found or listed under the eval.
+         * @description The run and its output items are no longer found or listed under the eval. A run not ended yet is cancelled: its items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404).
          */
         delete: operations["deleteEvalRun"];
         options?: never;
@@ -1221,6 +1221,8 @@ export interface paths {
         /**
          * Run a grader
          * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. Grader errors are reported in `metadata.errors` with reward 0.
+         *
+         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key each retry grades, and bills its model calls, again): the same key and body answer the first run's response without grading again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body, or while its first request still runs, is 409 `idempotency_conflict`. A request that fails (such as 503) leaves its key free for a retry.
          */
         post: operations["runGrader"];
         delete?: never;
@@ -16375,7 +16377,10 @@ export interface operations {
     runGrader: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body returns the first answer instead of creating a second evaluation. Send one whenever a request may be retried (a retry after a connection reset without it creates a duplicate). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16385,9 +16390,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reward and what happened. */
+            /** @description The reward and what happened (also the answer to an idempotent replay). */
             200: {
                 headers: {
+                    /** @description Present when this answers a retry with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16414,6 +16421,15 @@ export interface operations {
             };
             /** @description `forbidden`: the key lacks the scope this route needs (see the route's security). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description `idempotency_conflict`: the `Idempotency-Key` was used with a different body, or its first request is still running. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

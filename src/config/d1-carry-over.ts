@@ -89,6 +89,7 @@ export const CARRY_OVER_RULES: Readonly<Record<string, CarryOverRule>> = {
   annotation_items: { kind: 'child', parent: 'annotation_queues', column: 'queue_id' },
   annotation_labels: { kind: 'child', parent: 'annotation_queues', column: 'queue_id' },
   eval_verdict_cache: { kind: 'tenant' },
+  grader_run_keys: { kind: 'tenant' },
   alignments: { kind: 'tenant' },
   traces: { kind: 'tenant' },
   trace_tombstones: { kind: 'tenant' },

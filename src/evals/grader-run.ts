@@ -6,10 +6,12 @@
  */
 import type { Bindings } from '../config/bindings.js';
 import { checkGrader } from './grader-check.js';
-import type { Grader } from './grader-schemas.js';
+import type { Grader, RunnableGrader } from './grader-schemas.js';
 import type { GradeResult, ModelUsage } from './graders.js';
 import { grade } from './graders.js';
 import { graderDeps } from './llm.js';
+import { claimGraderRunKey, releaseGraderRun, storeGraderRun } from './grader-run-keys.js';
+import { tenantDb } from '../config/d1-shards.js';
 import type { JudgeContext } from './judge-grader.js';
 import { withJudges } from './judge-grader.js';
 import type { GraderRunResponse } from './schemas.js';
@@ -36,7 +38,7 @@ export function usageByModel(usage: readonly ModelUsage[]): Map<string, ModelUsa
   return by;
 }
 
-function responseOf(grader: Grader, r: GradeResult, seconds: number): GraderRunResponse {
+function responseOf(grader: RunnableGrader, r: GradeResult, seconds: number): GraderRunResponse {
   const kind = r.error?.kind;
   const tokens = r.usage.reduce((n, u) => n + u.total_tokens, 0);
   const perModel = Object.fromEntries([...usageByModel(r.usage)].map(([model, { model: _m, ...u }]) => [model, u]));
@@ -73,15 +75,39 @@ function responseOf(grader: Grader, r: GradeResult, seconds: number): GraderRunR
 
 /**
  * Runs `grader` on `model_sample` and `item`; a Tribunal judge as its model runs as a new evaluation of
- * `by`'s tenant (./judge-grader.ts).
- * @throws ApiError 400 as `/validate`; 503 `llm_not_configured` for a model grader without LLM settings.
+ * `by`'s tenant (./judge-grader.ts). With an `Idempotency-Key` (`idempotencyKey`), a retry with the same key
+ * and body answers the first run's response (`replayed`) and grades nothing (./grader-run-keys.ts).
+ * @throws ApiError 400 as `/validate`; 503 `llm_not_configured` for a model grader without LLM settings; 409
+ *   `idempotency_conflict` (the key with another body, or its first request still running).
  */
 export async function runGrader(
   env: Bindings,
   request: { grader: Grader; model_sample: string; item?: Record<string, unknown> | undefined },
   by: Omit<JudgeContext, 'keyOf'>,
-): Promise<GraderRunResponse> {
+  idempotencyKey?: string,
+): Promise<{ response: GraderRunResponse; replayed: boolean }> {
   const grader = checkGrader(request.grader, 'grader', { itemSchema: null, sample: true, requireThreshold: false });
+  if (idempotencyKey === undefined) return { response: await gradeOnce(env, grader, request, by), replayed: false };
+  const db = tenantDb(env, by.tenant);
+  const found = await claimGraderRunKey<GraderRunResponse>(db, by.tenant, idempotencyKey, request);
+  if ('replay' in found) return { response: found.replay, replayed: true };
+  let response: GraderRunResponse;
+  try {
+    response = await gradeOnce(env, grader, request, by);
+  } catch (err) {
+    await releaseGraderRun(db, by.tenant, found.claim);
+    throw err;
+  }
+  await storeGraderRun(db, by.tenant, found.claim, response);
+  return { response, replayed: false };
+}
+
+async function gradeOnce(
+  env: Bindings,
+  grader: RunnableGrader,
+  request: { model_sample: string; item?: Record<string, unknown> | undefined },
+  by: Omit<JudgeContext, 'keyOf'>,
+): Promise<GraderRunResponse> {
   const started = Date.now();
   const deps = graderDeps(env);
   const r = await grade(

@@ -159,7 +159,8 @@ const remove = createRoute({
   description:
     'The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run ' +
     'is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going ' +
-    'stops, and its items not graded yet are not graded). Usage rows stay for billing. Deleting again is 404.',
+    'is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`). Usage rows stay for billing. ' +
+    'Deleting again is 404.',
   ...scoped('evaluations:write'),
   request: { params: EvalIdParams, query: NoQuery },
   responses: inOpenAiShape(
@@ -197,11 +198,16 @@ const run = createRoute({
   description:
     "OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). " +
     "A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. " +
-    'Grader errors are reported in `metadata.errors` with reward 0.',
+    'Grader errors are reported in `metadata.errors` with reward 0.\n\n' +
+    '**Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key ' +
+    "each retry grades, and bills its model calls, again): the same key and body answer the first run's response without grading " +
+    'again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body, or while its first request still ' +
+    'runs, is 409 `idempotency_conflict`. A request that fails (such as 503) leaves its key free for a retry.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {
     query: NoQuery,
+    headers: IdempotencyHeaderSchema,
     body: {
       required: true,
       content: { 'application/json': { schema: GraderRunRequestSchema, examples: RUN_GRADER_EXAMPLES } },
@@ -209,8 +215,18 @@ const run = createRoute({
   },
   responses: inOpenAiShape(
     v1Responses({
-      200: jsonResponse(GraderRunResponseSchema, 'The reward and what happened.'),
+      200: {
+        ...jsonResponse(
+          GraderRunResponseSchema,
+          'The reward and what happened (also the answer to an idempotent replay).',
+        ),
+        headers: REPLAY_HEADERS,
+      },
       ...BODY_ERRORS,
+      409: errorResponse(
+        ['idempotency_conflict'],
+        'the `Idempotency-Key` was used with a different body, or its first request is still running.',
+      ),
       503: llmUnavailable('a model grader needs LLM settings, and the deployment has no usable ones.'),
     }),
   ),
@@ -239,14 +255,11 @@ const validate = createRoute({
 
 /** Routes under `/v1/fine_tuning/alpha/graders`. */
 export const graders = new OpenAPIHono<TenantEnv>()
-  .openapi(run, async (c) =>
-    c.json(
-      await runGrader(c.env, c.req.valid('json'), {
-        tenant: c.var.tenant,
-        keyId: c.var.auth.keyId,
-        limits: c.var.auth.limits,
-      }),
-      200,
-    ),
-  )
+  .openapi(run, async (c) => {
+    const by = { tenant: c.var.tenant, keyId: c.var.auth.keyId, limits: c.var.auth.limits };
+    const key = c.req.valid('header')['Idempotency-Key'];
+    const { response, replayed } = await runGrader(c.env, c.req.valid('json'), by, key);
+    markReplayed(c, replayed);
+    return c.json(response, 200);
+  })
   .openapi(validate, (c) => c.json(validateGrader(c.req.valid('json').grader), 200));

@@ -176,7 +176,9 @@ const remove = createRoute({
   operationId: 'deleteEvalRun',
   tags: ['evals'],
   summary: 'Delete a run',
-  description: 'The run and its output items are no longer found or listed under the eval.',
+  description:
+    'The run and its output items are no longer found or listed under the eval. A run not ended yet is cancelled: its ' +
+    'items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404).',
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
   responses: inOpenAiShape(

@@ -261,6 +261,16 @@ export async function endRun(
   return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
+/** The statement cancelling run `id` of `tenant` when it has not ended (and is not deleted). */
+function cancelStatement(db: D1Database, tenant: string, id: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, wake_at = NULL, updated_at = ?
+       WHERE id = ? AND tenant = ? AND ${UNENDED} AND deleted_at IS NULL`,
+    )
+    .bind(now, id, tenant);
+}
+
 /**
  * Cancels a queued or running run; true when it changed. `before` runs first in the same transaction (the
  * cancel's webhook event, guarded by {@link UNENDED}).
@@ -272,15 +282,7 @@ export async function cancelRun(
   now: number,
   before: D1PreparedStatement[] = [],
 ): Promise<boolean> {
-  const results = await db.batch([
-    ...before,
-    db
-      .prepare(
-        `UPDATE eval_runs SET status = 'canceled', lease_until = NULL, wake_at = NULL, updated_at = ?
-       WHERE id = ? AND tenant = ? AND ${UNENDED} AND deleted_at IS NULL`,
-      )
-      .bind(now, id, tenant),
-  ]);
+  const results = await db.batch([...before, cancelStatement(db, tenant, id, now)]);
   return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
@@ -297,7 +299,12 @@ const RUN_CHILDREN = [
  * deleted and the run kept as a tombstone (ids, status, counts, times: its inline items and metadata gone),
  * marked deleted. The mark is the second statement. A repeat finds nothing left to erase.
  */
-function eraseRuns(db: D1Database, where: string, binds: readonly unknown[], now: number): D1PreparedStatement[] {
+export function eraseRuns(
+  db: D1Database,
+  where: string,
+  binds: readonly unknown[],
+  now: number,
+): D1PreparedStatement[] {
   const runs = `SELECT id FROM eval_runs WHERE ${where}`;
   return [
     db.prepare(scrubSql('eval_runs', ['data_source', 'metadata'], `${where} AND deleted_at IS NULL`)).bind(...binds),
@@ -316,33 +323,72 @@ function eraseRuns(db: D1Database, where: string, binds: readonly unknown[], now
 
 /**
  * Deletes a run: its items, its stored model calls (their replies) and its batch-tier calls erased, the run
- * kept as a tombstone (see `eraseRuns`); true when it existed. Usage rows stay (billing).
+ * kept as a tombstone (see `eraseRuns`). A run not ended yet is cancelled first in the same transaction, after
+ * `cancelEvent` (the cancel's webhook event, guarded by {@link UNENDED}), so a repeated delete finds it deleted
+ * and announces nothing again. Answers whether it existed and whether this delete cancelled it. Usage rows stay
+ * (billing).
  */
-export async function deleteRun(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const [, marked] = await db.batch(eraseRuns(db, `id = ? AND tenant = ?`, [id, tenant], now));
-  return (marked?.meta.changes ?? 0) > 0;
+export async function deleteRun(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  now: number,
+  cancelEvent: D1PreparedStatement[] = [],
+): Promise<{ deleted: boolean; canceled: boolean }> {
+  const at = cancelEvent.length;
+  const results = await db.batch([
+    ...cancelEvent,
+    cancelStatement(db, tenant, id, now),
+    ...eraseRuns(db, `id = ? AND tenant = ?`, [id, tenant], now),
+  ]);
+  // The erasure's mark is its second statement.
+  return { canceled: (results[at]?.meta.changes ?? 0) > 0, deleted: (results[at + 2]?.meta.changes ?? 0) > 0 };
 }
 
 /**
  * The statements that delete every run of eval `evalId` as {@link deleteRun} deletes one, for the eval's own
- * delete to run in its transaction. A repeat deletes nothing more.
+ * delete to run in its transaction: each of `unended` (the runs not ended when read) cancelled after its
+ * `cancelEvent`. A repeat deletes nothing more.
  */
 export function deleteEvalRunsStatements(
   db: D1Database,
   tenant: string,
   evalId: string,
   now: number,
+  unended: readonly { id: string; cancelEvent: D1PreparedStatement[] }[] = [],
 ): D1PreparedStatement[] {
-  return eraseRuns(db, `tenant = ? AND eval_id = ?`, [tenant, evalId], now);
+  return [
+    ...unended.flatMap((r) => [...r.cancelEvent, cancelStatement(db, tenant, r.id, now)]),
+    ...eraseRuns(db, `tenant = ? AND eval_id = ?`, [tenant, evalId], now),
+  ];
 }
 
-/** The ids of eval `evalId`'s runs at the batch tier that have not ended (their provider batches to withdraw). */
-export async function unendedBatchRuns(db: D1Database, tenant: string, evalId: string): Promise<string[]> {
+/** Eval `evalId`'s runs not ended (to cancel when it is deleted, and withdraw the batch tier's provider batches). */
+export async function unendedRuns(
+  db: D1Database,
+  tenant: string,
+  evalId: string,
+): Promise<Pick<RunRecord, 'id' | 'tenant' | 'evalId' | 'serviceTier' | 'itemsTotal' | 'createdAt'>[]> {
   const { results } = await db
     .prepare(
-      `SELECT id FROM eval_runs WHERE tenant = ? AND eval_id = ? AND deleted_at IS NULL AND service_tier = 'batch' AND ${UNENDED}`,
+      `SELECT id, tenant, eval_id, service_tier, items_total, created_at FROM eval_runs
+       WHERE tenant = ? AND eval_id = ? AND deleted_at IS NULL AND ${UNENDED}`,
     )
     .bind(tenant, evalId)
-    .all<{ id: string }>();
-  return results.map((r) => r.id);
+    .all<{
+      id: string;
+      tenant: string;
+      eval_id: string;
+      service_tier: RunRecord['serviceTier'];
+      items_total: number;
+      created_at: number;
+    }>();
+  return results.map((r) => ({
+    id: r.id,
+    tenant: r.tenant,
+    evalId: r.eval_id,
+    serviceTier: r.service_tier,
+    itemsTotal: r.items_total,
+    createdAt: r.created_at,
+  }));
 }

@@ -273,12 +273,18 @@ export async function cancelRunView(env: Bindings, r: RunRecord, origin: string)
   return viewRun(env, after, origin);
 }
 
-/** Deletes a run and its items. */
+/**
+ * Deletes a run and its items. A run not ended yet is cancelled by the delete, in its transaction, and announces
+ * it as a cancel does (`eval.run.canceled`, once: a repeated delete finds the run deleted).
+ */
 export async function deleteRunView(env: Bindings, r: RunRecord) {
   const db = tenantDb(env, r.tenant);
   if (r.serviceTier === 'batch' && (r.status === 'queued' || r.status === 'in_progress'))
     await withdrawWaves(env, db, r.id);
-  await deleteRun(db, r.tenant, r.id, Date.now());
+  const now = Date.now();
+  const event = runEndEventStatements(db, r, 'canceled', null, UNENDED, now);
+  const { canceled } = await deleteRun(db, r.tenant, r.id, now, event);
+  if (canceled) await runEnded(env, db, r, 'canceled', null);
   return { object: 'eval.run.deleted' as const, deleted: true as const, run_id: r.id };
 }
 

@@ -9,7 +9,8 @@ import { randomBase32 } from '../tenants/ids.js';
 import { checkGraders } from './grader-check.js';
 import type { EvalRecord } from './rows.js';
 import { deleteEval, findEvalByKey, getEval, insertEval, listEvals, updateEval } from './rows.js';
-import { deleteEvalRunsStatements, unendedBatchRuns } from './run-rows.js';
+import { deleteEvalRunsStatements, UNENDED, unendedRuns } from './run-rows.js';
+import { runEnded, runEndEventStatements } from './run-events.js';
 import { withdrawWaves } from './run-waves.js';
 import type { CreateEvalRequest, DataSourceConfigInput, Eval, EvalMetadata } from './schemas.js';
 import { tenantDb } from '../config/d1-shards.js';
@@ -171,14 +172,24 @@ export async function updateEvalView(
 
 /**
  * `DELETE /v1/evals/{id}`: the eval and, in the same transaction, its runs as `DELETE …/runs/{id}` deletes each
- * (their output items and stored model calls erased, a run still going stopped); 404 when there is no such eval.
+ * (their output items and stored model calls erased, a run still going cancelled with its `eval.run.canceled`
+ * event); 404 when there is no such eval.
  */
 export async function deleteEvalView(env: Bindings, tenant: string, id: string) {
   const db = tenantDb(env, tenant);
-  const batchRuns = await unendedBatchRuns(db, tenant, id);
-  if (!(await deleteEval(db, tenant, id, Date.now(), deleteEvalRunsStatements(db, tenant, id, Date.now())))) {
+  const now = Date.now();
+  const unended = await unendedRuns(db, tenant, id);
+  const cancels = unended.map((r) => ({
+    id: r.id,
+    cancelEvent: runEndEventStatements(db, r, 'canceled', null, UNENDED, now),
+  }));
+  if (!(await deleteEval(db, tenant, id, now, deleteEvalRunsStatements(db, tenant, id, now, cancels)))) {
     throw noEval(id);
   }
-  for (const run of batchRuns) await withdrawWaves(env, db, run);
+  for (const run of unended) {
+    if (run.serviceTier === 'batch') await withdrawWaves(env, db, run.id);
+    // A run that ended between the read and the delete wrote no event; its log line may repeat its end's.
+    await runEnded(env, db, run, 'canceled', null);
+  }
   return { object: 'eval.deleted' as const, deleted: true as const, eval_id: id };
 }

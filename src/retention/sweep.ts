@@ -18,6 +18,9 @@
  * - The Evals verdict cache (`eval_verdict_cache`: model graders' replies, which quote the item): a tenant
  *   that stores no content keeps none of it past a sweep, any other tenant none past its `retentionDays`
  *   (0 = kept until `VERDICT_CACHE_TTL_DAYS` stops serving it), {@link EVAL_CACHE_PAGE} entries per run.
+ * - An Evals run's content (inline items, output items, stored model replies) is erased `retentionDays` after the
+ *   run ended, by the same rule as an evaluation's, as `DELETE …/runs/{id}` erases it (src/evals/run-retention.ts),
+ *   `EVAL_RUN_RETENTION_PAGE` runs per run of a shard, oldest end first.
  * - Webhook events, their deliveries and attempts are deleted `WEBHOOK_RETENTION_DAYS` after the event
  *   (30; 0 = kept), {@link WEBHOOK_PAGE} events per run; an event with a delivery still pending stays.
  * - A deleted trace's D1 tombstone (`trace_tombstones`) is deleted once no spans consumer can still hold its row
@@ -33,6 +36,7 @@ import { deleteWebhookEventsStatements } from '../webhooks/outbox.js';
 import { everyTenantDb } from '../config/d1-shards.js';
 import { BATCH_ITEM_QUERIES, eraseBatchItemsDue } from './batch-items.js';
 import { pruneTombstones } from '../traces/index-rows.js';
+import { EVAL_RUN_RETENTION_PAGE, EVAL_RUN_RETENTION_QUERIES, eraseExpiredRuns } from '../evals/run-retention.js';
 
 /** Tenants whose overdue evaluations one run of a shard erases (a page each): 20. */
 export const TENANTS_PER_RUN = 20;
@@ -68,8 +72,8 @@ export const TRACE_TOMBSTONE_PAGE = 1000;
  * D1 queries one run of a shard makes at most with `RETENTION_PAGE` `page`: the overdue tenants, a read per tenant's
  * page, the due batches' page (./batch-items.ts: its read and one batch of marks), the erasure batches (10
  * evaluations a batch, {@link erasuresPerRun} in all over the pages, each page's last batch perhaps short), the
- * unerased content (two reads, then a read and a batch each), the Evals cache, the webhook events (a read, a
- * batch), the traces' tombstones: 147 at the default 25.
+ * unerased content (two reads, then a read and a batch each), the Evals cache, the Evals runs (a read, a batch),
+ * the webhook events (a read, a batch), the traces' tombstones: 149 at the default 25.
  */
 export function retentionQueries(page: number): number {
   const perTenant = Math.min(page, ERASURES_PER_RUN);
@@ -84,6 +88,7 @@ export function retentionQueries(page: number): number {
     Math.floor((erasures + (ERASE_CHUNK - 1) * pages) / ERASE_CHUNK) +
     (2 + 2 * content) +
     1 +
+    EVAL_RUN_RETENTION_QUERIES +
     2 +
     1
   );
@@ -104,6 +109,8 @@ export interface RetentionReport {
   webhookEvents: number;
   /** Evals verdict cache entries deleted (a tenant that stores no content, or past its retention). */
   evalCacheEntries: number;
+  /** Evals runs whose content was erased (past their tenant's retention). */
+  evalRuns: number;
   /** Deleted traces' tombstones deleted. */
   traceTombstones: number;
 }
@@ -115,6 +122,7 @@ const NO_RETENTION: Readonly<RetentionReport> = {
   contentErased: 0,
   webhookEvents: 0,
   evalCacheEntries: 0,
+  evalRuns: 0,
   traceTombstones: 0,
 };
 
@@ -130,6 +138,8 @@ interface RunBudget {
   webhookEvents: number;
   /** Evals verdict cache entries still to delete. */
   evalCache: number;
+  /** Evals runs still to erase. */
+  evalRuns: number;
   /** Deleted traces' tombstones still to delete. */
   traceTombstones: number;
 }
@@ -148,6 +158,7 @@ export async function sweepRetentionShard(env: Bindings, db: D1Database, now: nu
     content: Math.min(config.RETENTION_PAGE, CONTENT_PER_RUN),
     webhookEvents: config.WEBHOOK_RETENTION_DAYS > 0 ? WEBHOOK_PAGE : 0,
     evalCache: EVAL_CACHE_PAGE,
+    evalRuns: EVAL_RUN_RETENTION_PAGE,
     traceTombstones: TRACE_TOMBSTONE_PAGE,
   };
   await sweepDatabase(env, db, now, report, budget);
@@ -202,6 +213,11 @@ async function sweepDatabase(
     const deleted = await sweepEvalCache(db, now, config.RETENTION_DAYS, budget.evalCache);
     budget.evalCache -= deleted;
     report.evalCacheEntries += deleted;
+  }
+  if (budget.evalRuns > 0) {
+    const erased = await eraseExpiredRuns(db, now, config.RETENTION_DAYS, budget.evalRuns);
+    budget.evalRuns -= erased;
+    report.evalRuns += erased;
   }
   if (budget.webhookEvents > 0) {
     const deleted = await sweepWebhookEvents(db, now - config.WEBHOOK_RETENTION_DAYS * DAY_MS, budget.webhookEvents);

@@ -56,6 +56,14 @@ export const RUN_BUDGET_MS = 60_000;
 export const MAX_LANE_FAILURES = 10;
 
 /**
+ * The wait before the retry of a run whose own storage failed, ms: 2 s after the first failure, doubling after
+ * each consecutive one, at most 5 min (the lane's deliveries stay due in D1 for the sweeper meanwhile).
+ */
+export function laneRetryDelayMs(failures: number): number {
+  return backoffDelay(failures, { base: 2_000, max: 300_000 });
+}
+
+/**
  * How long a run may go without launching or settling an attempt before it is taken for lost, ms: an
  * attempt's lease (`WEBHOOK_TIMEOUT_MS` + 30 s) plus 30 s. Past that no attempt it launched can still be
  * under way; its alarm's invocation was cancelled or hangs, and its `finally` will never clear the run.
@@ -150,6 +158,9 @@ export class DeliveryLane {
   /** The run under way, if any. A lost one ({@link staleRunMs}) is replaced, never waited for. */
   private current: Run | null = null;
 
+  /** Consecutive runs that failed on the object's own storage ({@link laneRetryDelayMs}). */
+  private runFailures = 0;
+
   constructor(
     private readonly storage: LaneStorage,
     private readonly env: Bindings,
@@ -180,7 +191,8 @@ export class DeliveryLane {
       return;
     }
     // An alarm already due by now stays: moving it a few ms later (one take per delivery) raced its firing, and
-    // workerd logged the alarm as overdue.
+    // workerd logged the alarm as overdue. It is one about to fire: a failed run arms its own retry, a real time
+    // (see `run`), rather than leave its past one stored through the platform's backoff.
     const armed = await this.storage.getAlarm();
     if (armed === null || armed > now) await this.storage.setAlarm(now);
     // The lost run's alarm may still count as under way: the next run starts here, not after it.
@@ -210,32 +222,61 @@ export class DeliveryLane {
     return true;
   }
 
-  /** The alarm: runs the due deliveries (see the module note), then arms the alarm for the next one due. */
+  /**
+   * The alarm: runs the due deliveries (see the module note), then arms the alarm for the next one due. A run
+   * whose storage fails arms its own retry ({@link laneRetryDelayMs}) instead of throwing: a handler that throws
+   * leaves its alarm stored at its past time while the platform waits out its backoff, and {@link take}, which
+   * keeps an alarm already due, left a new delivery waiting for that backoff. A real time, it brings forward.
+   * It throws only when that arming fails too (the platform's retry is then what is left).
+   */
   async run(): Promise<void> {
     const under = this.current;
     if (under && !this.dropIfLost(under, this.now())) return;
     const run: Run = { started: this.now(), progressAt: this.now(), inFlight: new Set(), wake: null };
     this.current = run;
+    let failure: unknown = null;
     try {
-      for (;;) {
-        // Dropped as lost (dropIfLost): the run that replaced it owns the lane.
-        if (this.current !== run) return;
-        const now = this.now();
-        // Every attempt of a run goes out from this one invocation: never more at once than it has connections.
-        const slots = Math.min(configOf(this.env).WEBHOOK_CONCURRENCY, MAX_ATTEMPTS_PER_INVOCATION);
-        const room = slots - run.inFlight.size;
-        if (room > 0 && now - run.started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(run, id);
-        if (run.inFlight.size === 0) break;
-        await new Promise<void>((resolve) => {
-          run.wake = resolve;
-        });
-        run.wake = null;
-      }
-    } finally {
-      if (this.current === run) {
-        this.current = null;
+      await this.runDue(run);
+    } catch (e) {
+      failure = e;
+    }
+    // Dropped as lost (dropIfLost): the run that replaced it owns the lane and its alarm.
+    if (this.current !== run) return;
+    this.current = null;
+    if (failure === null) {
+      try {
         await this.armNext();
+        this.runFailures = 0;
+        return;
+      } catch (e) {
+        failure = e;
       }
+    }
+    this.runFailures++;
+    const delayMs = laneRetryDelayMs(this.runFailures);
+    log('error', 'webhook.lane_run_failed', {
+      failures: this.runFailures,
+      error: messageOf(failure),
+      next: `in ${String(delayMs / 1000)} s`,
+    });
+    await this.storage.setAlarm(this.now() + delayMs);
+  }
+
+  /** Launches the due deliveries of `run` as slots free, until none is in flight (see the module note). */
+  private async runDue(run: Run): Promise<void> {
+    for (;;) {
+      // Dropped as lost (dropIfLost): the run that replaced it owns the lane.
+      if (this.current !== run) return;
+      const now = this.now();
+      // Every attempt of a run goes out from this one invocation: never more at once than it has connections.
+      const slots = Math.min(configOf(this.env).WEBHOOK_CONCURRENCY, MAX_ATTEMPTS_PER_INVOCATION);
+      const room = slots - run.inFlight.size;
+      if (room > 0 && now - run.started < RUN_BUDGET_MS) for (const id of this.due(now, room)) this.launch(run, id);
+      if (run.inFlight.size === 0) return;
+      await new Promise<void>((resolve) => {
+        run.wake = resolve;
+      });
+      run.wake = null;
     }
   }
 

@@ -114,7 +114,7 @@ export const FEATURES: Readonly<Record<string, readonly string[]>> = {
   'src/certify': [],
   'src/admin': ['spread-copies.ts'],
   'src/openai': ['completion.ts', 'errors.ts', 'idempotency.ts', 'list-page.ts', 'models.ts', 'schemas.ts'],
-  'src/evals': ['run-queue.ts'],
+  'src/evals': ['run-queue.ts', 'run-retention.ts'],
   'src/files': ['service.ts'],
   'src/triggers': [],
   'src/retention': ['archive.ts', 'sweep.ts'],

@@ -1,7 +1,8 @@
 /**
  * `npm run gate` against a stand-in API (a node:http server answering as the served document describes):
  * it sends `Prefer: wait`, reads a comparison that ran past the wait until its statistics are final, and
- * exits by the one gate rule (`GATE_EXIT_CODES`), the same codes `meta-eval --compare` and the README use.
+ * exits by the one gate rule (`GATE_EXIT_CODES`), the same codes `meta-eval --compare` and the README use: a
+ * refused request is 4 from either CLI.
  * The real route is tested in workerd (tests/worker/comparisons-wait.test.ts) and the README's script end to end.
  */
 import { createServer } from 'node:http';
@@ -13,6 +14,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GATE_EXIT_CODES } from '../../src/client/index.js';
 import { UsageError } from '../../src/cli/args.js';
 import { gateBodyOf, gateMain } from '../../src/cli/gate.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+
+const META_EVAL = join(import.meta.dirname, '../../src/cli/meta-eval.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tribunal-gate-cli-'));
 const bodyFile = join(dir, 'gate.json');
@@ -154,5 +158,22 @@ describe('npm run gate', () => {
       new UsageError(`--body: ${noGate} has no "gate" (which candidate must beat which)`),
     );
     expect(() => gateBodyOf('-', () => '{"gate":{"candidate":"b","baseline":"a"}}')).not.toThrow();
+  });
+});
+
+describe('npm run meta-eval -- --compare exits by the same rule', () => {
+  it('exits 4 when the comparison request is refused (a key, a body), as the gate does, not 1', async () => {
+    for (const refusal of [
+      { status: 401, body: { error: { code: 'unauthorized', message: 'invalid API key' } } },
+      { status: 400, body: { error: { code: 'invalid_request', message: 'design: required' } } },
+    ]) {
+      const { target, seen } = await api(refusal);
+      const args = ['--compare', '--dataset', 'mt-bench-human', '--preset', 'fastchat-pair', '--limit', '2'];
+      const r = await runCliInProcess(META_EVAL, [...args, '--target', target, '--token', 'trb_bogus']);
+      expect(r.code).toBe(GATE_EXIT_CODES.request);
+      expect(r.stderr).toContain(refusal.body.error.message);
+      expect(seen.map((q) => q.method)).toEqual(['POST']);
+      close?.();
+    }
   });
 });

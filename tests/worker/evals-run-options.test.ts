@@ -143,6 +143,39 @@ describe('a webhook when a run ends', () => {
     expect(await deliveriesOf(queued.id)).toHaveLength(1);
     await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
   });
+
+  it('a run deleted before it ends, alone or with its eval, announces eval.run.canceled once', async () => {
+    const ep = await createEndpoint(hookEnv, 'default', {
+      url: sinkUrl('eval-runs-deleted'),
+      events: ['eval.run.canceled'],
+    });
+    await configureSink('eval-runs-deleted', [ep.secret]);
+    // Slow graders (3 s a call), so each delete finds its run not ended.
+    const slowEval = await labelEval(mockModel({ seed: 'evals-run-hook-delete', latency: 3_000 }));
+    const run = await client.evals.runs.create(slowEval, { data_source: jsonl });
+    await client.evals.runs.delete(run.id, { eval_id: slowEval });
+    // The retried delete: 404, and no second event.
+    expect((await failure(client.evals.runs.delete(run.id, { eval_id: slowEval }))).status).toBe(404);
+    const other = await client.evals.runs.create(slowEval, { data_source: jsonl });
+    await client.evals.delete(slowEval);
+    expect((await failure(client.evals.delete(slowEval))).status).toBe(404);
+    await expect
+      .poll(async () => (await received('eval-runs-deleted')).length, { timeout: 20_000, interval: 50 })
+      .toBe(2);
+    const bodies = (await received('eval-runs-deleted')).map(
+      (r) => JSON.parse(r.body) as { type: string; data: { id: string; status: string } },
+    );
+    const seen = bodies.map((b) => [b.type, b.data.id, b.data.status]);
+    expect(seen.sort()).toEqual(
+      [
+        ['eval.run.canceled', run.id, 'canceled'],
+        ['eval.run.canceled', other.id, 'canceled'],
+      ].sort(),
+    );
+    expect(await deliveriesOf(run.id)).toHaveLength(1);
+    expect(await deliveriesOf(other.id)).toHaveLength(1);
+    await api(`/v1/webhook-endpoints/${ep.id}`, { method: 'DELETE' });
+  });
 });
 
 describe('the verdict cache for runs', () => {

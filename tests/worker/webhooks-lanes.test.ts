@@ -9,7 +9,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deleteEvaluation } from '../../src/evaluations/list.js';
 import { enqueueDeliveries } from '../../src/webhooks/dispatch.js';
 import type { AttemptOutcome } from '../../src/webhooks/deliver.js';
-import { DeliveryLane, laneKeyOf, laneStub, RUN_BUDGET_MS, staleRunMs } from '../../src/webhooks/lane.js';
+import {
+  DeliveryLane,
+  laneKeyOf,
+  laneRetryDelayMs,
+  laneStub,
+  RUN_BUDGET_MS,
+  staleRunMs,
+} from '../../src/webhooks/lane.js';
 import { MAX_ATTEMPTS_PER_INVOCATION } from '../../src/config/platform-limits.js';
 import { configOf } from '../../src/config/vars.js';
 import { drainAlarms, testEnv } from './helpers.js';
@@ -353,6 +360,62 @@ describe("the lane's alarm", () => {
         await lane.take(['dlv_second']);
         expect(alarm).toBe(2_000_000);
       } finally {
+        state.storage.sql.exec('DELETE FROM deliveries');
+      }
+    });
+  });
+  it('a run whose own storage fails arms its own retry, which a hand-over brings forward, instead of throwing', async () => {
+    // A throwing alarm handler leaves its alarm stored at its past time while the platform waits out its
+    // backoff (seconds, doubling); a hand-over keeps an alarm already due, so its delivery waited that long.
+    await runInDurableObject(laneStub(hookEnv, 'alarm-own-retry'), async (_o, state) => {
+      let now = 3_000_000;
+      let alarm: number | null = null;
+      let failArming = false;
+      const storage = {
+        sql: state.storage.sql,
+        getAlarm: () => Promise.resolve(alarm),
+        setAlarm: (at: number) => {
+          if (failArming) {
+            failArming = false;
+            return Promise.reject(new Error('storage operation failed'));
+          }
+          alarm = at;
+          return Promise.resolve();
+        },
+        deleteAlarm: () => {
+          alarm = null;
+          return Promise.resolve();
+        },
+      };
+      const attempted: string[] = [];
+      const attempt = (_env: unknown, id: string): Promise<AttemptOutcome> => {
+        attempted.push(id);
+        return Promise.resolve({ kind: 'retry', delaySeconds: 60, at: now + 60_000 });
+      };
+      const lane = new DeliveryLane(storage, hookEnv, attempt, () => now);
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        await lane.take(['dlv_retried']);
+        expect(alarm).toBe(now);
+        // The run's arming of its next alarm (the retry's, in a minute) fails: the run arms its own retry.
+        failArming = true;
+        await lane.run();
+        expect(attempted).toEqual(['dlv_retried']);
+        expect(alarm).toBe(now + laneRetryDelayMs(1));
+        const failed = errors.mock.calls.map(([l]) => String(l)).filter((l) => l.includes('webhook.lane_run_failed'));
+        expect(failed.map((l) => JSON.parse(l) as object)).toEqual([
+          expect.objectContaining({ level: 'error', failures: 1, error: 'storage operation failed' }),
+        ]);
+        // A real time, later than now: the next hand-over brings it forward, and the delivery goes out at once.
+        now += 500;
+        await lane.take(['dlv_new']);
+        expect(alarm).toBe(now);
+        await lane.run();
+        expect(attempted).toEqual(['dlv_retried', 'dlv_new']);
+        // A run that arms its next alarm again starts the backoff over.
+        expect(alarm).toBe(now + 60_000 - 500);
+      } finally {
+        errors.mockRestore();
         state.storage.sql.exec('DELETE FROM deliveries');
       }
     });
