@@ -260,8 +260,13 @@ export function terminalLog(options: TerminalLogOptions): TerminalLog {
     if ((l.level === 'warn' || l.level === 'error') && !SAID_BY_THE_BANNER.has(l.event)) write(problemLine(l));
     if (l.event === 'evaluation.finalized') void onEnded(l);
     else if (l.event === 'evals.run_ended') write(evalRunLine(l));
-    // A cancel's pages end items in D1 directly: the last one may complete the batch.
-    else if (l.event === 'batch.cancel_page' && typeof l.fields.batchId === 'string') void checkBatch(l.fields.batchId);
+    // A cancel's pages end items in D1 directly: the last one may complete the batch. The sweeper completes a
+    // batch whose last item's completion was lost (a crash after its final write): no item ends then.
+    else if (
+      (l.event === 'batch.cancel_page' || l.event === 'batch.completed_late') &&
+      typeof l.fields.batchId === 'string'
+    )
+      void checkBatch(l.fields.batchId);
   };
   const ready = () => {
     const lines = held ?? [];

@@ -162,6 +162,17 @@ describe('quiet output', () => {
     );
   });
 
+  it('gives a batch the sweeper completed late its line (no item ended then)', async () => {
+    const asked: EndedRef[] = [];
+    const describe = (ref: EndedRef): Promise<Described> => {
+      asked.push(ref);
+      return Promise.resolve({ evaluation: null, batch: 'batchId' in ref ? BATCH : null });
+    };
+    const out = await shown({ kind: 'quiet' }, [json('warn', 'batch.completed_late', { batchId: 'ba_1' })], describe);
+    expect(asked).toEqual([{ batchId: 'ba_1' }]);
+    expect(out.filter((l) => l.includes('batch ba_1 fastchat-pair completed'))).toHaveLength(1);
+  });
+
   it("reads only the batch of an item the log names, one lookup at a time, once more after the last item's end", async () => {
     const asked: EndedRef[] = [];
     const answers: ((d: Described) => void)[] = [];
