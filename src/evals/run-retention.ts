@@ -7,6 +7,7 @@
  * for billing. Oldest end first, a bounded page per sweep, found through the index of ended runs by end time
  * (migration 0048). A run's end is its `updated_at`: ending it (completed, failed, canceled) is its last write.
  */
+import { shortestRetentionDaysSql } from '../tenants/rows.js';
 import { eraseRuns } from './run-rows.js';
 
 const DAY_MS = 86_400_000;
@@ -31,6 +32,7 @@ export async function eraseExpiredRuns(
     .prepare(
       `SELECT r.id FROM eval_runs r LEFT JOIN tenants t ON t.id = r.tenant
        WHERE r.deleted_at IS NULL AND r.status IN ('completed', 'failed', 'canceled')
+         AND r.updated_at < ?2 - ${shortestRetentionDaysSql('?1')} * ${DAY_MS}
          AND COALESCE(t.retention_days, ?1) > 0 AND r.updated_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
        ORDER BY r.updated_at LIMIT ?3`,
     )

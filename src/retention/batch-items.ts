@@ -17,6 +17,7 @@
 import type { Bindings } from '../config/bindings.js';
 import { log } from '../log/log.js';
 import { eraseEvaluations } from '../evaluations/list.js';
+import { shortestRetentionDaysSql } from '../tenants/rows.js';
 
 const DAY_MS = 86_400_000;
 
@@ -68,6 +69,7 @@ export async function eraseBatchItemsDue(
          LEFT JOIN evaluations e INDEXED BY evaluations_batch
            ON e.batch_id = b.id AND e.batch_seq >= b.items_erased_below AND e.deleted_at IS NULL
        WHERE b.completed_at IS NOT NULL AND b.items_erased_at IS NULL AND COALESCE(t.retention_days, ?1) > 0
+         AND b.completed_at < ?2 - ${shortestRetentionDaysSql('?1')} * ${DAY_MS}
          AND b.completed_at < ?2 - COALESCE(t.retention_days, ?1) * ${DAY_MS}
        ORDER BY b.completed_at, b.rowid, e.batch_seq LIMIT ?3`,
     )

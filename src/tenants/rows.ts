@@ -74,6 +74,16 @@ interface KeyRow {
   revoked_at: number | null;
 }
 
+/**
+ * SQL for the shortest positive retention of this database's tenants and the default (`defaultParam`, the SQL
+ * parameter holding `RETENTION_DAYS`), in days; NULL when every tenant keeps forever. A retention sweep bounds its
+ * index range by it (`ended < now - that * day`): the cut-off differs per row's tenant, so without a bound the
+ * page's read walks every recently ended row, to find none due, on every sweep.
+ */
+export function shortestRetentionDaysSql(defaultParam: string): string {
+  return `(SELECT MIN(d) FROM (SELECT ${defaultParam} AS d UNION ALL SELECT retention_days FROM tenants) WHERE d > 0)`;
+}
+
 const TENANT_COLUMNS =
   'id, name, rate_requests, rate_window_seconds, max_running, monthly_spend_cap_usd, monthly_evaluation_cap, retention_days, store_content, default_tier, spread, spread_seen, created_at, updated_at';
 const KEY_COLUMNS = 'id, tenant_id, prefix, label, scopes, created_at, last_used_at, expires_at, revoked_at';

@@ -5,6 +5,7 @@
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { eraseExpiredRuns } from '../../src/evals/run-retention.js';
 import { sweepRetention } from '../../src/retention/sweep.js';
 import { pollUntil, testEnv } from './helpers.js';
 import { EXACT_CHECK, failure, ITEM_SCHEMA, sdk } from './openai-support.js';
@@ -74,5 +75,40 @@ describe('Evals runs past their retention', () => {
     // A second sweep finds nothing more of it.
     await sweepRetention(testEnv, now);
     expect(await itemRows(recent.id)).toBe(2);
+  });
+
+  it("the sweep's page reads only runs past the shortest retention, not every recently ended run, to find none due", async () => {
+    const now = Date.now();
+    const tenant = `tn_recent_${now}`;
+    const rows = Array.from({ length: 200 }, (_, i) =>
+      testEnv.DB.prepare(
+        `INSERT INTO eval_runs (id, tenant, eval_id, name, status, data_source, items_total, created_at, updated_at)
+         VALUES (?, ?, 'eval_recent', '', 'completed', '{}', 0, ?, ?)`,
+      ).bind(`evalrun_recent_${now}_${i}`, tenant, now - 2 * DAY_MS, now - DAY_MS - i),
+    );
+    await testEnv.DB.batch(rows);
+    const read: number[] = [];
+    // The page's read, with D1's count of the rows it read.
+    const counting = {
+      prepare: (sql: string) => {
+        const statement = testEnv.DB.prepare(sql);
+        return {
+          bind: (...values: unknown[]) => {
+            const bound = statement.bind(...values);
+            return {
+              all: async <T>() => {
+                const result = await bound.all<T>();
+                read.push(result.meta.rows_read);
+                return result;
+              },
+            };
+          },
+        };
+      },
+    } as unknown as D1Database;
+    expect(await eraseExpiredRuns(counting, now, 30, 50)).toBe(0);
+    expect(read).toHaveLength(1);
+    // The 200 runs that ended a day ago are not walked (the old read walked every one of them).
+    expect(read[0]).toBeLessThan(50);
   });
 });
