@@ -14,9 +14,7 @@ import { NOT_SENT, createTieredLlm } from '../../src/llm/client.js';
 import { FLEX_UNAVAILABLE } from '../../src/llm/flex.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
 import { PendingCalls } from './pending.js';
-import type { WorkerGate } from '../../src/provider-gate/worker-gate.js';
 import { providerGateOf } from '../../src/provider-gate/worker-gate.js';
-import type { LlmSettings } from '../../src/llm/settings.js';
 import { llmEnvOf, settingsFromEnv, supportsNOf } from '../../src/llm/settings.js';
 import { LlmSettingsError } from '../../src/llm/settings-error.js';
 import { log, logs } from '../../src/log/log.js';
@@ -53,9 +51,6 @@ function joinAttempts(earlier: readonly LlmAttempt[], now: readonly LlmAttempt[]
 /** Makes and stores the calls of one instance; the step and the batch tier's waves drive it. */
 export class Caller {
   private llm: TieredLlmFunction | null = null;
-  /** The provider gate of this instance's evaluation (undefined: off), made once; its first calls may ask ahead. */
-  private gate: WorkerGate | undefined | null = null;
-  private settings: LlmSettings | null = null;
   /** Calls the deadline cut short in the current invocation: they go again in the next one, not this. */
   readonly parked = new Set<string>();
   /** When the current invocation began, epoch ms (the calls' deadline counts from it). */
@@ -291,8 +286,12 @@ export class Caller {
   llmFn(evaluation: CachedEvaluation): TieredLlmFunction | null {
     if (this.llm) return this.llm;
     try {
-      const settings = this.settingsOf();
-      const gate = this.gateOf(evaluation.meta);
+      const settings = settingsFromEnv(llmEnvOf(this.instance.env));
+      // Every attempt waits for a slot of its provider's adaptive concurrency limit (src/provider-gate/worker-gate.ts).
+      const gate = providerGateOf(this.instance.env, {
+        tenant: evaluation.meta.tenant,
+        evaluationId: evaluation.meta.id,
+      });
       this.llm = createTieredLlm(settings, gate ? { gate } : {});
       this.supportsN = supportsNOf(settings);
       return this.llm;
@@ -302,22 +301,6 @@ export class Caller {
         this.instance.setTerminal(evaluation, 'failed', { code: e.code, message: e.message });
       return null;
     }
-  }
-
-  /**
-   * The provider gate of evaluation `of`'s attempts (src/provider-gate/worker-gate.ts; undefined: off), one per
-   * instance: the slots its first calls asked for ahead (./pre-ask.ts) are its first attempts'. `of` null: the one
-   * made, if any.
-   */
-  gateOf(of: { id: string; tenant: string } | null): WorkerGate | undefined {
-    if (this.gate === null && of)
-      this.gate = providerGateOf(this.instance.env, { tenant: of.tenant, evaluationId: of.id });
-    return this.gate ?? undefined;
-  }
-
-  /** The LLM settings of the deployment, read once per instance. @throws as `settingsFromEnv`. */
-  settingsOf(): LlmSettings {
-    return (this.settings ??= settingsFromEnv(llmEnvOf(this.instance.env)));
   }
 }
 

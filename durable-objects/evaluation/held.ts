@@ -15,15 +15,6 @@ import { hitOf } from '../../src/verdict-cache/hit.js';
 import { recordDb, recordDbOf } from '../../src/config/d1-shards.js';
 import { log } from '../../src/log/log.js';
 import type { EvaluationInstance } from './instance.js';
-import { asksAhead } from './pre-ask.js';
-
-/** The gate slots of a held job's first calls asked for ahead of its start (./pre-ask.ts, the stepper's). */
-export interface AheadAsks {
-  /** Asks for the slots of `job`'s first calls. */
-  askAhead(job: StartJob): void;
-  /** Gives back the slots no first attempt took (idempotent). */
-  dropAhead(): void;
-}
 
 /** When the watchdog of a held job fires, ms after the job was stored (90 s: far past an insert's round trip). */
 export const HELD_WATCHDOG_MS = 90_000;
@@ -47,8 +38,6 @@ async function insertPending(instance: EvaluationInstance): Promise<boolean> {
 /**
  * The object's part of the fast start ({@link HeldAdmission}): holds the job (unless this object has it or
  * started already: a repeat), inserts the row, then starts it with `start` when the insert admitted it.
- * A fresh job's first calls ask the provider gate for their slots while the insert is in flight (`ahead`): what
- * their first attempts do not take is given back once the insert says they will not go now, or the start is over.
  * @param start runs the held job's first step now and waits as `startAndAwait` does (its watchdog already armed).
  */
 export async function admitHeld(
@@ -56,39 +45,29 @@ export async function admitHeld(
   id: string,
   a: HeldAdmission,
   start: (job: StartJob) => Promise<StatusResult>,
-  ahead: AheadAsks,
 ): Promise<HeldAdmitted> {
   const fresh = !instance.load() && !instance.store.ended() && instance.store.held() === null;
   if (fresh) {
     // Stored before D1 hears of it: the output gate holds the insert back until this write is durable.
     instance.store.putHeld(a.job);
     await instance.ctx.storage.setAlarm(Date.now() + HELD_WATCHDOG_MS);
-    if (asksAhead(a)) ahead.askAhead(a.job);
   }
+  let insert: HeldInsert;
+  inserting.add(instance);
   try {
-    let insert: HeldInsert;
-    inserting.add(instance);
-    try {
-      insert = await insertHeld(recordDbOf(instance.env, a.row.tenant, id), a);
-    } finally {
-      inserting.delete(instance);
-    }
-    if (!insert.inserted) {
-      ahead.dropAhead();
-      // A replay of another evaluation's idempotency key: nothing of this new id stays here.
-      if (fresh && insert.existing?.id !== id) await eraseHeld(instance);
-      return insert;
-    }
-    // Held at the tenant's cap, or a verdict cache hit: no call goes now.
-    if (insert.admitted?.status !== 'running' || hitOf(insert.admitted) !== null) ahead.dropAhead();
-    if (insert.admitted === null) return insert;
-    const running = insert.admitted.status === 'running';
-    const job: StartJob = { ...a.job, cached: hitOf(insert.admitted), ...(running ? { markedRunning: true } : {}) };
-    return { ...insert, started: await start(job) };
+    insert = await insertHeld(recordDbOf(instance.env, a.row.tenant, id), a);
   } finally {
-    // The start is over (or never came): a slot its first step did not take is given back.
-    ahead.dropAhead();
+    inserting.delete(instance);
   }
+  if (!insert.inserted) {
+    // A replay of another evaluation's idempotency key: nothing of this new id stays here.
+    if (fresh && insert.existing?.id !== id) await eraseHeld(instance);
+    return insert;
+  }
+  if (insert.admitted === null) return insert;
+  const running = insert.admitted.status === 'running';
+  const job: StartJob = { ...a.job, cached: hitOf(insert.admitted), ...(running ? { markedRunning: true } : {}) };
+  return { ...insert, started: await start(job) };
 }
 
 /**

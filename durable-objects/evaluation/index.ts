@@ -153,7 +153,7 @@ export class EvaluationDO extends DurableObject<Bindings> implements EvaluationR
   /** A new single evaluation's fast start, held here before D1 knows it: see ./held.ts. */
   async admitHeld(id: string, held: HeldAdmission, timeoutMs: number): Promise<HeldAdmitted> {
     this.checkId(id, 'admitHeld');
-    return await admitHeld(this.instance, id, held, (job) => this.startNow(id, job, timeoutMs, true), this.stepper);
+    return await admitHeld(this.instance, id, held, (job) => this.startNow(id, job, timeoutMs, true));
   }
 
   /** {@link startAndAwait}; `armed`: the held job's watchdog alarm stands watch (the first step clears it). */

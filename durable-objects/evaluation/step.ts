@@ -16,8 +16,6 @@ import { configOf } from '../../src/config/vars.js';
 import type { WaveCall, WaveResult } from '../../src/waves/rpc.js';
 import { Caller } from './calls.js';
 import { ItemWaves, WAVE_WATCHDOG_MS } from './waves.js';
-import { askAhead } from './pre-ask.js';
-import type { StartJob } from '../../src/evaluations/job-rows.js';
 
 /** Consecutive throwing alarm invocations after which the evaluation is failed with `internal_error`. Default 5. */
 export const MAX_ALARM_FAILURES = 5;
@@ -114,23 +112,10 @@ export class Stepper {
     } catch {
       await this.instance.armBy(Date.now() + 1);
       return;
-    } finally {
-      // Its first calls took the slots asked for ahead of them, if they went: any other is given back.
-      this.dropAhead();
     }
     const evaluation = this.instance.load();
     if (this.watchdogArmed && evaluation && !owed(evaluation) && this.instance.inFlight.size === 0)
       await this.instance.ctx.storage.deleteAlarm();
-  }
-
-  /** Asks the gate for the slots of a held job's first calls while its insert is in flight (./pre-ask.ts). */
-  askAhead(job: StartJob): void {
-    askAhead(this.caller, job);
-  }
-
-  /** Gives back the slots asked for ahead that no first attempt took (idempotent). */
-  dropAhead(): void {
-    this.caller.gateOf(null)?.drop();
   }
 
   /**

@@ -44,16 +44,6 @@ interface Ask {
   off: () => void;
 }
 
-/**
- * A slot asked for ahead of its attempt ({@link GateChannel.prefetch}): `lease` once the gate answered (a grant, or
- * {@link NO_SLOT} when it could not be reached), `adopter` the first attempt that took it while it was still out.
- */
-interface Prefetch {
-  ask: Ask;
-  lease: GateLease | null;
-  adopter: ((lease: GateLease) => void) | null;
-}
-
 /** Whether the ask's signal withdrew it (read through a call: the state changes across awaits). */
 function withdrawn(a: Ask): boolean {
   return a.state === 'withdrawn';
@@ -76,21 +66,14 @@ export class GateChannel {
   private withdrawals: string[] = [];
   private soon: ReturnType<typeof setTimeout> | null = null;
   private stub: GateStub;
-  /** Slots asked for ahead, by call id, not yet taken by the call's first attempt nor dropped. */
-  private readonly prefetched = new Map<string, Prefetch>();
 
   constructor(private readonly of: ChannelOf) {
     this.stub = of.connect();
   }
 
-  /**
-   * A slot for attempt `id` (lease id) of call `callId`; {@link NO_SLOT} at once when `signal` aborts first.
-   * @param first the call's first attempt: it takes the slot {@link prefetch}ed for the call, if any.
-   */
-  acquire(id: string, callId: string, signal?: AbortSignal, first = false): Promise<GateLease> {
+  /** A slot for attempt `id` (lease id) of call `callId`; {@link NO_SLOT} at once when `signal` aborts first. */
+  acquire(id: string, callId: string, signal?: AbortSignal): Promise<GateLease> {
     if (signal?.aborted === true) return Promise.resolve(NO_SLOT);
-    const ahead = first ? this.prefetched.get(callId) : undefined;
-    if (ahead) return this.adopt(callId, ahead, signal);
     return new Promise((resolve) => {
       const ask: Ask = { id, callId, resolve, state: 'queued', off: () => undefined };
       if (signal) {
@@ -104,60 +87,6 @@ export class GateChannel {
       }
       this.asks.push(ask);
       this.flushSoon();
-    });
-  }
-
-  /**
-   * Asks for the slots of calls `callIds` ahead of their first attempts, under lease ids `leaseOf(callId)` (never
-   * an attempt's own, so a slot given back late can never be taken for an attempt's), in one exchange sent now,
-   * not at the turn's end: its holder's wait for something else (the evaluation's D1 insert) overlaps the gate's
-   * answer. A call's first attempt takes its slot ({@link acquire}); one never taken must be {@link drop}ped, or
-   * its slot stays held until its lease ends.
-   */
-  prefetch(callIds: readonly string[], leaseOf: (callId: string) => string): void {
-    for (const callId of callIds) {
-      if (this.prefetched.has(callId)) continue;
-      const ask: Ask = { id: leaseOf(callId), callId, state: 'queued', off: () => undefined, resolve: () => undefined };
-      const ahead: Prefetch = { ask, lease: null, adopter: null };
-      ask.resolve = (lease) => {
-        ahead.lease = lease;
-        ahead.adopter?.(lease);
-      };
-      this.prefetched.set(callId, ahead);
-      this.asks.push(ask);
-    }
-    if (this.soon !== null) clearTimeout(this.soon);
-    void this.flush();
-  }
-
-  /**
-   * Gives back every slot asked for ahead and not taken (its call did not go: a verdict cache hit, the tenant's
-   * cap, a replay, a different first call): a granted one at once (outcome `failed`: the window neither grows nor
-   * shrinks), one still asked for is withdrawn (given back if its grant crosses the withdrawal).
-   */
-  drop(): void {
-    for (const ahead of this.prefetched.values()) {
-      if (ahead.lease) ahead.lease.release('failed');
-      else this.withdraw(ahead.ask);
-    }
-    this.prefetched.clear();
-  }
-
-  /** The first attempt of `callId` takes the slot asked for ahead: at once once granted, else when it is. */
-  private adopt(callId: string, ahead: Prefetch, signal: AbortSignal | undefined): Promise<GateLease> {
-    this.prefetched.delete(callId);
-    if (ahead.lease) return Promise.resolve(ahead.lease);
-    return new Promise((resolve) => {
-      ahead.adopter = resolve;
-      if (!signal) return;
-      // As an ask of its own: an end while the slot is still asked for withdraws it (answered NO_SLOT at once).
-      const onAbort = () => {
-        this.withdraw(ahead.ask);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      ahead.ask.off = () => {
-        signal.removeEventListener('abort', onAbort);
-      };
     });
   }
 

@@ -86,25 +86,13 @@ export function providerGateStub<T extends ProviderGateObject>(
 }
 
 /**
- * {@link ProviderGate} with slots asked for ahead: a held evaluation's first calls ask while its D1 insert is in
- * flight (durable-objects/evaluation/pre-ask.ts), and their first attempts take those slots without an exchange of
- * their own.
- */
-export interface WorkerGate extends ProviderGate {
-  /** Asks now for the slots of `calls` ahead of their first attempts (leases `…/<call>/ahead`), one exchange a channel. */
-  prefetch(calls: readonly { provider: string; model: string; callId: string }[]): void;
-  /** Gives back every slot asked for ahead that no first attempt took (a granted one at once; idempotent). */
-  drop(): void;
-}
-
-/**
  * The gate for the attempts of one evaluation, or undefined when the deployment turned it off.
  * @param who the tenant (for fair turns) and the evaluation (lease ids are `<evaluation>/<call>/<attempt>`).
  */
 export function providerGateOf<T extends ProviderGateObject>(
   env: ProviderGateEnv<T>,
   who: { tenant: string; evaluationId: string },
-): WorkerGate | undefined {
+): ProviderGate | undefined {
   const limits = gateLimitsOf(env);
   if (!limits) return undefined;
   const shards = gateShards(limits);
@@ -112,36 +100,21 @@ export function providerGateOf<T extends ProviderGateObject>(
   const own = shardLimits(limits, shard, shards);
   // One channel per provider and model the evaluation calls (an ensemble may call several).
   const channels = new Map<string, GateChannel>();
-  const channelOf = (provider: string, model: string): GateChannel => {
-    const key = gateName(provider, model);
-    let channel = channels.get(key);
-    if (!channel) {
-      channel = new GateChannel({
-        connect: () => providerGateStub(env, provider, model, shard),
-        limits: own,
-        tenant: who.tenant,
-        evaluationId: who.evaluationId,
-        provider,
-      });
-      channels.set(key, channel);
-    }
-    return channel;
-  };
   return {
     acquire({ provider, model, callId, attempt }, signal) {
-      const lease = `${who.evaluationId}/${callId}/${String(attempt)}`;
-      return channelOf(provider, model).acquire(lease, callId, signal, attempt === 1);
-    },
-    prefetch(calls) {
-      const by = new Map<GateChannel, string[]>();
-      for (const { provider, model, callId } of calls) {
-        const channel = channelOf(provider, model);
-        by.set(channel, [...(by.get(channel) ?? []), callId]);
+      const key = gateName(provider, model);
+      let channel = channels.get(key);
+      if (!channel) {
+        channel = new GateChannel({
+          connect: () => providerGateStub(env, provider, model, shard),
+          limits: own,
+          tenant: who.tenant,
+          evaluationId: who.evaluationId,
+          provider,
+        });
+        channels.set(key, channel);
       }
-      for (const [channel, callIds] of by) channel.prefetch(callIds, (callId) => `${who.evaluationId}/${callId}/ahead`);
-    },
-    drop() {
-      for (const channel of channels.values()) channel.drop();
+      return channel.acquire(`${who.evaluationId}/${callId}/${attempt}`, callId, signal);
     },
   };
 }

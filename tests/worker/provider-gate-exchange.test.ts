@@ -377,43 +377,4 @@ describe("the provider gate's exchange", () => {
     await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
     expect((await stub.stats()).granted).toBe(2);
   });
-
-  it("a slot asked for ahead is the call's first attempt's without an exchange of its own; dropped, none is given back twice", async () => {
-    const model = `mock-judge?seed=exchange-ahead-${Date.now()}`;
-    const { env, calls } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64' });
-    const gate = gateOf(env, 'tn_ahead', 'ev_ahead_taken');
-    gate.prefetch([{ provider: 'default', model, callId: 'a' }]);
-    expect(calls).toEqual(['exchange']);
-    const lease = await gate.acquire(attempt(model, 'a'));
-    const stub = providerGateStub(testEnv, 'default', model);
-    expect(await stub.stats()).toMatchObject({ granted: 1, inFlight: 1 });
-    expect(calls).toEqual(['exchange']);
-    lease.release('ok');
-    // Taken: the drop gives nothing back (the attempt's release does).
-    gate.drop();
-    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
-    expect(calls).toEqual(['exchange', 'exchange']);
-    // A second attempt of the call asks on its own.
-    (await gate.acquire({ ...attempt(model, 'a'), attempt: 2 })).release('ok');
-    expect((await stub.stats()).granted).toBe(2);
-  });
-
-  it('a slot asked for ahead and dropped while its exchange is out is given back once granted; the first attempt then asks on its own', async () => {
-    const model = `mock-judge?seed=exchange-ahead-drop-${Date.now()}`;
-    const { env, calls, held, letGo } = countedGates({ PROVIDER_CONCURRENCY_MAX: '64' }, 'exchange');
-    const gate = gateOf(env, 'tn_ahead', 'ev_ahead_dropped');
-    gate.prefetch([{ provider: 'default', model, callId: 'a' }]);
-    await held;
-    gate.drop();
-    letGo();
-    const stub = providerGateStub(testEnv, 'default', model);
-    await expect.poll(async () => (await stub.stats()).granted).toBe(1);
-    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
-    // The call's first attempt, after the drop, asks on its own (its own lease id): granted, held until released.
-    const lease = await gate.acquire(attempt(model, 'a'));
-    expect(await stub.stats()).toMatchObject({ granted: 2, inFlight: 1 });
-    lease.release('ok');
-    await expect.poll(async () => (await stub.stats()).inFlight).toBe(0);
-    expect(calls.filter((c) => c === 'exchange').length).toBe(4);
-  });
 });
