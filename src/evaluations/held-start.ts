@@ -8,7 +8,11 @@
  * insert, the watchdog finds no row and the object erases itself; should the RPC fail after the insert, the
  * watchdog, the queue or the sweeper start it from the held job (durable-objects/evaluation/held.ts).
  */
+import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
 import { insertEvaluation } from './insert-rows.js';
+import type { StartJob } from './job-rows.js';
+import { taskKindOf } from './task-rows.js';
+import { parsedMethodConfig } from '../engine/registry.js';
 import { getEvaluation } from './rows.js';
 import type { EvaluationStatus } from './status.js';
 import type { AdmittedRow, HeldAdmission, HeldInsert } from './held-types.js';
@@ -21,12 +25,29 @@ export function countedStatements(db: D1Database, id: string, countedBy: string 
 }
 
 /**
+ * What the API hands the object of new evaluation `row`: the row without its task and config, which `job` carries
+ * as JSON text (each crossed the RPC twice, and the object turned the config back into JSON twice to hash and store it).
+ * @param countedBy the row that already counts it against the monthly cap; undefined: none.
+ */
+export function heldAdmissionOf(
+  job: StartJob,
+  row: NewEvaluation,
+  decisions: InsertDecisions,
+  countedBy: string | undefined,
+): HeldAdmission {
+  const { task, config: _config, ...rest } = row;
+  return { job, row: rest, taskKind: taskKindOf(task), decisions, ...(countedBy === undefined ? {} : { countedBy }) };
+}
+
+/**
  * The object's insert of its held evaluation: the API's insert batch without the task's waiting copy, the admitted
  * row read back last. A repeat (the row is there already) reports the existing row; a D1 error propagates (the
  * row may or may not have been written: the watchdog finds out).
  */
 export async function insertHeld(db: D1Database, a: HeldAdmission): Promise<HeldInsert> {
-  const { row } = a;
+  // The config from the job's text (parsed and frozen once per isolate: its hash and JSON are remembered); of the
+  // task the row keeps only its kind (D1 keeps no copy of it).
+  const row: NewEvaluation = { ...a.row, config: parsedMethodConfig(a.job.config), task: { kind: a.taskKind } };
   const after = [...countedStatements(db, row.id, a.countedBy), admittedRowStatement(db, row.id)];
   const result = await insertEvaluation(db, row, null, after, a.decisions);
   if (result.inserted)

@@ -17,8 +17,13 @@ export type AdmittedRow = Parameters<typeof hitOf>[0] & { status: EvaluationStat
 export interface HeldAdmission {
   /** What the object runs; its `cached` and `markedRunning` come from the insert's admitted row. */
   job: StartJob;
-  /** The row to insert (its task goes into the object alone). */
-  row: NewEvaluation;
+  /**
+   * The row to insert, without the task and config `job` carries as JSON text (sent once: ./held-start.ts
+   * `heldAdmissionOf`); its task goes into the object alone.
+   */
+  row: Omit<NewEvaluation, 'task' | 'config'>;
+  /** The task's kind, the one thing of the task the row keeps (`task_kind`); null without one. */
+  taskKind: string | null;
   /** The slot and the verdict cache hit the insert decides (./insert-rows.ts). */
   decisions: InsertDecisions;
   /** The row that already counts it against the monthly cap (`CreatorInfo.countedBy`, ./service.ts); absent: none. */

@@ -12,7 +12,7 @@ import { findByIdempotencyKey, getEvaluation } from './rows.js';
 import { insertEvaluation } from './insert-rows.js';
 import type { InsertDecisions, NewEvaluation } from './insert-rows.js';
 import type { HeldAdmission } from './held-types.js';
-import { countedStatements } from './held-start.js';
+import { countedStatements, heldAdmissionOf } from './held-start.js';
 import { requestHash } from '../http/request-hash.js';
 import { ApiError } from '../http/errors.js';
 import type { CreateEvaluationRequest, EvaluationAccepted } from './schemas.js';
@@ -234,8 +234,7 @@ export async function createEvaluationJob(
       flexFallback,
       rubric: rubric ? JSON.stringify(rubric.content) : null,
     };
-    const countedBy = creator.countedBy === undefined ? {} : { countedBy: creator.countedBy };
-    const held = await fastStart(env, id, { job, row, decisions, ...countedBy }, waitMs);
+    const held = await fastStart(env, id, heldAdmissionOf(job, row, decisions, creator.countedBy), waitMs);
     if (held !== null && !held.inserted) return replayOf(env, held.existing, hash, idempotencyKey, warned);
     const started = held?.started;
     // The object holds the job and its alarm: the queue message would only find it running.

@@ -10,7 +10,8 @@ import { mockModel } from '../../src/mock-llm/model-name.js';
 import { evaluationStub } from '../../src/evaluations/stub.js';
 import type { HeldAdmission } from '../../src/evaluations/held-types.js';
 import { slotOnInsertSql } from '../../src/evaluations/admission.js';
-import { configJsonOf } from '../../src/evaluations/config-rows.js';
+import { heldAdmissionOf } from '../../src/evaluations/held-start.js';
+import { configHashOf, configJsonOf } from '../../src/evaluations/config-rows.js';
 import { resolveMethodConfig } from '../../src/engine/registry.js';
 import type { EvaluationAccepted } from '../../src/evaluations/schemas.js';
 import { sweep } from '../../queues/sweeper.js';
@@ -67,14 +68,15 @@ async function atCap(): Promise<{ key: string; seed: string; next: string }> {
 function admission(id: string, slot: boolean): HeldAdmission {
   const config = resolveMethodConfig('chateval-single', { defaults: { model: mockModel({ seed: id }) } });
   const task = JSON.stringify(PAIRWISE);
-  return {
-    job: { id, tenant: 'test', method: config.method, config: configJsonOf(config), task, batchId: null },
-    row: {
+  return heldAdmissionOf(
+    { id, tenant: 'test', method: config.method, config: configJsonOf(config), task, batchId: null },
+    {
       ...{ id, tenant: 'test', method: config.method, preset: 'chateval-single', config, task: PAIRWISE },
       ...{ metadata: null, idempotencyKey: null, requestHash: null, metaId: null, callsPlanned: 1, now: Date.now() },
     },
-    decisions: { slot: slot ? slotOnInsertSql(100) : null, hit: null },
-  };
+    { slot: slot ? slotOnInsertSql(100) : null, hit: null },
+    undefined,
+  );
 }
 
 /**
@@ -140,6 +142,27 @@ describe("a single evaluation's task is held by its object, not copied into D1",
       expect(await stub.snapshot()).toBeNull();
     }
     await waitForEnd(id);
+  });
+});
+
+describe("the held fast start's RPC", () => {
+  it("carries the task and the config once, as the job's JSON text; the row gets the same config hash, stored config and task kind", async () => {
+    const id = newTestId('ev_held_once');
+    const a = admission(id, true);
+    expect(Object.keys(a.row)).not.toContain('task');
+    expect(Object.keys(a.row)).not.toContain('config');
+    expect(a.taskKind).toBe('pairwise');
+    await runInTestObject(id, async (o) => {
+      expect((await o.admitHeld(id, a, 0)).inserted).toBe(true);
+    });
+    const config = resolveMethodConfig('chateval-single', { defaults: { model: mockModel({ seed: id }) } });
+    const row = await testEnv.DB.prepare(
+      'SELECT e.config_hash AS hash, e.task_kind AS kind, c.config FROM evaluations e JOIN method_configs c ON c.hash = e.config_hash WHERE e.id = ?',
+    )
+      .bind(id)
+      .first<{ hash: string; kind: string; config: string }>();
+    expect(row).toEqual({ hash: configHashOf(config), kind: 'pairwise', config: configJsonOf(config) });
+    expect((await waitForEnd(id)).status).toBe('succeeded');
   });
 });
 
