@@ -26,8 +26,8 @@
  *   7b. a tenant that stores no content: read (returned by the status update), erased after commit   retention/content.ts
  *   the status update returns whether the final write's count ended the batch's last item
  * the final write only, after its commit, when it did: 4-5 in ONE transaction of their own, selecting the batch
- *   by its counts alone (every item ended, not marked yet); a crash before it leaves that state, which the
- *   sweeper completes (`completeBatchInD1`)
+ *   by its counts alone (every item ended, not marked yet); a crash before it leaves that state, which a repeat
+ *   of the write (it reads the row's batch when it changed nothing) or else the sweeper completes (`completeBatchInD1`)
  * after the commit
  *   8. the new webhook deliveries go to their queue                      webhooks/dispatch.ts
  *   9. a tenant that stores no content: task texts hashed, transcript     retention/content.ts
@@ -133,13 +133,19 @@ export function writeFinal(
 }
 
 /**
- * Completes batch `batchId`, every item of which has ended, unless it is marked already (4-5 of the plan, on their
- * own: `completeBatch` in src/evaluations/ending.ts), then runs the after-commit steps for `causeId`, an item of it,
- * when they have something to hand on. The sweeper's net for a final write that counted the last item and did not
- * get to complete the batch. @returns whether this call completed it.
+ * Completes batch `batchId` of `db` (the database the caller read it from: no lookup of its shard), every item of
+ * which has ended, unless it is marked already (4-5 of the plan, on their own: `completeBatch` in
+ * src/evaluations/ending.ts), then runs the after-commit steps for `causeId` (an item of it, or the batch itself
+ * when none is left in D1) when they have something to hand on. The sweeper's net for a final write that counted
+ * the last item and did not get to complete the batch. @returns whether this call completed it.
  */
-export async function completeBatchInD1(env: Bindings, batchId: string, causeId: string): Promise<boolean> {
-  const done = await completeBatchWith(await recordDb(env, batchId), ENDING, { batchId, causeId, now: Date.now() });
+export async function completeBatchInD1(
+  env: Bindings,
+  db: D1Database,
+  batchId: string,
+  causeId: string,
+): Promise<boolean> {
+  const done = await completeBatchWith(db, ENDING, { batchId, causeId, now: Date.now() });
   if (done.handedOn > 0) await afterEnding(env, causeId);
   return done.changes > 0;
 }

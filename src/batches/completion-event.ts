@@ -82,7 +82,8 @@ export const BATCH_WEBHOOK_DOCS = {
 /**
  * A batch completing in the current transaction, as SQL: `rows` is a `FROM batches b WHERE …` clause (with
  * `binds`, in order) that selects the batch row exactly in the transaction whose ending completes it, and
- * nowhere else. `causeId` is the ending evaluation. Times are epoch ms.
+ * nowhere else. `causeId` is the ending evaluation (the batch itself when the sweeper completes a batch none of whose
+ * items is left in D1). Times are epoch ms.
  */
 export interface BatchCompletion {
   rows: string;

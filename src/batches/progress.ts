@@ -2,15 +2,17 @@
  * @module
  * Batch progress without re-counting: each ending item adds 1 to its batch's counter for its terminal
  * status, and the ending that brings the counts to `items_total` marks the batch completed and emits the
- * completion event. Both happen in the ending's own D1 transaction (three effects of the ending,
- * listed in src/ending-plan.ts), every statement guarded by {@link endingGuard}: a repeated ending (idempotent
- * final write, a cancel racing the object's end, the dead-letter consumer) adds nothing, and D1 runs
- * transactions one at a time, so exactly one ending sees the last count and completes the batch.
+ * completion event. The count always happens in the ending's own D1 transaction; the completion does too on
+ * `markEnded`'s paths (a cancel, a failure, the dead-letter consumer), and apart on the object's final write (below).
+ * These are effects of the ending, listed in src/ending-plan.ts, every statement of the ending's transaction guarded
+ * by {@link endingGuard}: a repeated ending (idempotent final write, a cancel racing the object's end, the dead-letter
+ * consumer) adds nothing, and D1 runs transactions one at a time, so exactly one ending sees the last count.
  *
  * The object's final write, on every item, runs only the count: its status update returns
  * {@link BATCH_TO_COMPLETE}, and the write whose count ended the last item runs the completion's statements (each
  * effect's `completion`) in a second transaction, selecting the batch by "every item ended, not marked yet" alone,
- * so whoever runs them (that write, or the sweeper after a crash between the two) acts once.
+ * so whoever runs them acts once: that write; its repeat after a crash or a failure between the two (which reads
+ * the same from the row, its status update returning nothing); or the sweeper.
  *
  * A batch with a budget also books the item's usage and releases its grant (./budget-claims.ts).
  *
@@ -155,7 +157,8 @@ function completedStatements(db: D1Database, c: Completing, except: string | nul
 }
 
 /**
- * The ending that brings the counts to the total marks the batch `completed`, or `cancelled` after a cancel. Before
+ * The batch's mark `completed`, or `cancelled` after a cancel: in the transaction of the ending that brings the counts
+ * to the total on `markEnded`'s paths, in a completion of its own after the object's final write that did. Before
  * the mark, it erases the batch's task groups (src/evaluations/task-groups.ts), moving the tasks its items still owe
  * D1 to rows of their own (a final write's own task is held by its object), and adds the batch's pending usage to
  * the roll-up, which the mark empties.

@@ -271,11 +271,11 @@ export const CLAIM_BATCH_WINDOW: FinalWriteStep = {
 export type EndInD1 = (env: Bindings, id: string, status: EndStatus, error: EvaluationError) => Promise<boolean>;
 
 /**
- * Completes a batch whose items have all ended, with `causeId`, one of them, as the cause of its events
- * (src/ending-plan.ts `completeBatchInD1`, which the sweeper hands in: this module does not import the list of what
- * an ending does). @returns whether this call completed it.
+ * Completes a batch of `db` (the database the sweeper read it from) whose items have all ended, with `causeId` as
+ * the cause of its events (src/ending-plan.ts `completeBatchInD1`, which the sweeper hands in: this module does not
+ * import the list of what an ending does). @returns whether this call completed it.
  */
-export type CompleteBatch = (env: Bindings, batchId: string, causeId: string) => Promise<boolean>;
+export type CompleteBatch = (env: Bindings, db: D1Database, batchId: string, causeId: string) => Promise<boolean>;
 
 /**
  * The sweeper's part, for open batches untouched for {@link TOP_UP_AFTER_SECONDS} (or since `restartedAt`,
@@ -294,10 +294,16 @@ export async function topUpStalledBatches(
 ): Promise<string[]> {
   const since = restartedAt ?? now - TOP_UP_AFTER_SECONDS * 1000;
   const share = dbs ? limit : perDbLimit(env, limit);
-  const stalled = (await Promise.all((dbs ?? everyTenantDb(env)).map((db) => stalledBatches(db, since, share)))).flat();
-  for (const { id: batchId, cancelling, ended } of stalled) {
+  const stalled = (
+    await Promise.all(
+      (dbs ?? everyTenantDb(env)).map(async (db) =>
+        (await stalledBatches(db, since, share)).map((b) => ({ ...b, db })),
+      ),
+    )
+  ).flat();
+  for (const { db, id: batchId, cancelling, ended } of stalled) {
     if (ended !== null) {
-      if (await complete(env, batchId, ended)) log('warn', 'batch.completed_late', { batchId });
+      if (await complete(env, db, batchId, ended)) log('warn', 'batch.completed_late', { batchId });
       continue;
     }
     if (cancelling) {

@@ -277,8 +277,10 @@ export interface StalledBatch {
   /** A cancel or a used-up budget is ending its items. */
   cancelling: boolean;
   /**
-   * Its item at the last position when every item has ended (the batch is only not marked completed: the ending
-   * that counted its last item did not get to complete it), else null.
+   * When every item has ended (the batch is only not marked completed: the ending that counted its last item did
+   * not get to complete it), the cause of its completion's events: its item at the last position, or the batch's
+   * own id when none of its items is left in D1 (so it is completed all the same, rather than topped up, which would
+   * change nothing and keep it at the head of every sweep); else null.
    */
   ended: string | null;
 }
@@ -293,7 +295,8 @@ export async function stalledBatches(db: D1Database, olderThan: number, limit: n
     .prepare(
       `SELECT id, cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL AS cancelling,
          CASE WHEN succeeded + failed + cancelled >= items_total THEN
-           (SELECT e.id FROM evaluations e WHERE e.batch_id = batches.id ORDER BY e.batch_seq DESC LIMIT 1) END AS ended
+           COALESCE((SELECT e.id FROM evaluations e WHERE e.batch_id = batches.id ORDER BY e.batch_seq DESC LIMIT 1), id)
+         END AS ended
        FROM batches
        WHERE completed_at IS NULL AND (cancel_requested_at IS NOT NULL OR budget_exhausted_at IS NOT NULL OR sent < items_total
          OR succeeded + failed + cancelled >= items_total) AND updated_at < ?

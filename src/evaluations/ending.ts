@@ -12,7 +12,8 @@
  * Every status change is guarded by the status module's SQL guard (`sqlMayBecome`), so an evaluation that
  * has ended never changes again, whoever writes second (the object, the DLQ consumer, a cancel). The verdict
  * is written by that guarded update only, and usage is booked while the row's `billed_calls` is NULL
- * (src/tenants/usage-rollup.ts), so a repeated final write is a no-op. Times are epoch milliseconds.
+ * (src/tenants/usage-rollup.ts), so a repeated final write writes nothing again (it only completes a batch the first
+ * left open: ./final-write.ts). Times are epoch milliseconds.
  */
 import type { Bindings } from '../config/bindings.js';
 import { log, messageOf } from '../log/log.js';
@@ -113,7 +114,10 @@ export interface EndingEffect {
  */
 export interface BatchToComplete {
   batchId: string;
-  /** The evaluation whose ending completes it: the cause of its events (their after-commit dispatch finds them by it). */
+  /**
+   * The evaluation whose ending completes it, or the batch's own id when none of its items is left in D1 (the
+   * sweeper's): the cause of its events (their after-commit dispatch finds them by it).
+   */
   causeId: string;
   /** Epoch ms. */
   now: number;

@@ -180,7 +180,8 @@ export interface FinalWriteResult {
  * {@link EndingPlan.afterStatus} steps, then the caller's `extra` statements. The status update returns the ended
  * row for someone waiting ({@link FinalWrite.readBack}), and whether its count ended its batch's last item: then the
  * batch's completion (each effect's `completion`) runs in a transaction of its own once this one committed
- * (`completeBatch`, src/evaluations/ending.ts). Idempotent: running it again changes nothing.
+ * (`completeBatch`, src/evaluations/ending.ts). Idempotent: running it again changes nothing, but for a completion
+ * the first run did not get to (one read of the row's batch on such a repeat, then the completion when it is due).
  *
  * Usage is booked whatever the status on purpose: every call it records was made and billed by the
  * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too
@@ -267,16 +268,37 @@ export async function writeFinal(
     return s.then(mine, row?.[`r${i}`]);
   });
   const read = w.readBack === true ? withResultsTextOf([ended]) : null;
-  const completes = row?.completes_batch;
+  const completes = changed ? row?.completes_batch : await batchLeftOpen(db, plan, w);
   const completed = typeof completes === 'string' ? await completeApart(db, plan, completes, w) : 0;
   return { changed, effectRows: effectRows + completed, followUps, extra: all.slice(at), read };
 }
 
 /**
- * The batch `batchId` this final write's count completed: its completion, in a transaction of its own now that the
- * write committed (see `completeBatch`). @returns the rows its handed-on effects wrote. Never throws: a failure (or a
- * crash before it) leaves a batch whose items all ended and that is not marked, which the sweeper completes
- * (src/batches/pump.ts `topUpStalledBatches`); until then readers count its pending usage as an open batch's.
+ * On a write that changed no row: the batch of evaluation `w.id` when every item of it has ended and it is not
+ * marked (a repeat of a write that committed and whose completion was lost: its object crashed, or D1's `batch()`
+ * threw after the commit), else null. A repeat's status update returns nothing, so this one read (none when the
+ * writer knows it is in no batch; the batch is read from the row, so an object evicted since its first write finds
+ * it too) is what spares the batch a wait for the sweeper. Never throws: on a failure the sweeper completes it.
+ */
+async function batchLeftOpen(db: D1Database, plan: EndingPlan, w: FinalWrite): Promise<string | null> {
+  if (w.batchId === null) return null;
+  try {
+    return await db
+      .prepare(`SELECT ${plan.batchToComplete} AS b FROM evaluations WHERE id = ?`)
+      .bind(w.id)
+      .first<string | null>('b');
+  } catch (e) {
+    log('warn', 'batch.completion_deferred', { batchId: w.batchId, evaluationId: w.id, error: messageOf(e) });
+    return null;
+  }
+}
+
+/**
+ * The batch `batchId` this final write's count completed (or a repeat found left open): its completion, in a
+ * transaction of its own now that the write committed (see `completeBatch`). @returns the rows its handed-on effects
+ * wrote. Never throws: a failure (or a crash before it) leaves a batch whose items all ended and that is not marked,
+ * which a repeat of the write (the object's retry) or else the sweeper completes (src/batches/pump.ts
+ * `topUpStalledBatches`); until then readers count its pending usage as an open batch's.
  */
 async function completeApart(db: D1Database, plan: EndingPlan, batchId: string, w: FinalWrite): Promise<number> {
   try {
