@@ -47,7 +47,8 @@ export function heldAdmissionOf(
 export async function insertHeld(db: D1Database, a: HeldAdmission): Promise<HeldInsert> {
   // The config from the job's text (parsed and frozen once per isolate: its hash and JSON are remembered); of the
   // task the row keeps only its kind (D1 keeps no copy of it).
-  const row: NewEvaluation = { ...a.row, config: parsedMethodConfig(a.job.config), task: { kind: a.taskKind } };
+  const taskKind = a.taskKind !== undefined ? a.taskKind : taskKindOf(JSON.parse(a.job.task) as unknown);
+  const row: NewEvaluation = { ...a.row, config: parsedMethodConfig(a.job.config), task: { kind: taskKind } };
   const after = [...countedStatements(db, row.id, a.countedBy), admittedRowStatement(db, row.id)];
   const result = await insertEvaluation(db, row, null, after, a.decisions);
   if (result.inserted)

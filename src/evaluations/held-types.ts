@@ -22,8 +22,12 @@ export interface HeldAdmission {
    * `heldAdmissionOf`); its task goes into the object alone.
    */
   row: Omit<NewEvaluation, 'task' | 'config'>;
-  /** The task's kind, the one thing of the task the row keeps (`task_kind`); null without one. */
-  taskKind: string | null;
+  /**
+   * The task's kind, the one thing of the task the row keeps (`task_kind`); null without one. Absent when an API
+   * from before it was sent (it sent the row whole): for a deploy's overlap, when a Worker and its objects run
+   * different versions, the object reads the kind from the job's task.
+   */
+  taskKind?: string | null;
   /** The slot and the verdict cache hit the insert decides (./insert-rows.ts). */
   decisions: InsertDecisions;
   /** The row that already counts it against the monthly cap (`CreatorInfo.countedBy`, ./service.ts); absent: none. */

@@ -166,6 +166,24 @@ describe("the held fast start's RPC", () => {
   });
 });
 
+describe("the held fast start's RPC across a deploy", () => {
+  it("an API from before the kind was sent (the row whole, no taskKind): the row's task kind comes from the job's task", async () => {
+    const id = newTestId('ev_held_older_api');
+    const { taskKind: _kind, row, ...rest } = admission(id, true);
+    const config = resolveMethodConfig('chateval-single', { defaults: { model: mockModel({ seed: id }) } });
+    // What the API sent before: the row with its task and config, and no taskKind.
+    const older = { ...rest, row: { ...row, task: PAIRWISE, config } } as HeldAdmission;
+    await runInTestObject(id, async (o) => {
+      expect((await o.admitHeld(id, older, 0)).inserted).toBe(true);
+    });
+    const kind = await testEnv.DB.prepare('SELECT task_kind AS kind FROM evaluations WHERE id = ?')
+      .bind(id)
+      .first<{ kind: string | null }>();
+    expect(kind).toEqual({ kind: 'pairwise' });
+    expect((await waitForEnd(id)).status).toBe('succeeded');
+  });
+});
+
 describe('the crash windows of a held job', () => {
   it('held but D1 never got the row (the insert failed): the watchdog alarm erases the object', async () => {
     const id = newTestId('ev_held_lost');
