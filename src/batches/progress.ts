@@ -11,8 +11,9 @@
  * The object's final write, on every item, runs only the count: its status update returns
  * {@link BATCH_TO_COMPLETE}, and the write whose count ended the last item runs the completion's statements (each
  * effect's `completion`) in a second transaction, selecting the batch by "every item ended, not marked yet" alone,
- * so whoever runs them acts once: that write; its repeat after a crash or a failure between the two (which reads
- * the same from the row, its status update returning nothing); or the sweeper.
+ * so whoever runs them acts once: that write; its repeat when the write's answer was lost or its object crashed
+ * before the completion (which reads the batch from the row, its status update returning nothing); or the sweeper,
+ * which alone finishes a completion that failed after the write returned (nothing repeats that write).
  *
  * A batch with a budget also books the item's usage and releases its grant (./budget-claims.ts).
  *

@@ -296,9 +296,10 @@ async function batchLeftOpen(db: D1Database, plan: EndingPlan, w: FinalWrite): P
 /**
  * The batch `batchId` this final write's count completed (or a repeat found left open): its completion, in a
  * transaction of its own now that the write committed (see `completeBatch`). @returns the rows its handed-on effects
- * wrote. Never throws: a failure (or a crash before it) leaves a batch whose items all ended and that is not marked,
- * which a repeat of the write (the object's retry) or else the sweeper completes (src/batches/pump.ts
- * `topUpStalledBatches`); until then readers count its pending usage as an open batch's.
+ * wrote. Never throws: a failure leaves a batch whose items all ended and that is not marked, which the sweeper
+ * completes (src/batches/pump.ts `topUpStalledBatches`; the write returned, so the object does not repeat it); a
+ * crash before it, or the write's answer lost, brings the object's repeat, which completes it. Until then readers
+ * count its pending usage as an open batch's.
  */
 async function completeApart(db: D1Database, plan: EndingPlan, batchId: string, w: FinalWrite): Promise<number> {
   try {

@@ -2,8 +2,9 @@
  * The window a batch item's final write leaves open: its count ends the batch's last item in one transaction, and the
  * batch's completion (events, task groups, pending usage, mark) follows in a second one. A failure or crash between
  * the two leaves a batch whose items have all ended and that is not marked: readers count its usage as an open
- * batch's meanwhile, a cancel finds it ended, and the repeat of the write (the object's retry) or else the sweeper
- * completes it, once.
+ * batch's meanwhile, a cancel finds it ended, and a repeat of the write (the object's retry when the write's answer
+ * was lost or the object crashed) or else the sweeper (when only the completion failed: the write returned, so
+ * nothing repeats it) completes it, once.
  */
 import { describe, expect, it } from 'vitest';
 import { markEnded } from '../../src/ending-plan.js';
@@ -140,11 +141,13 @@ describe("a batch whose last item's write committed and whose completion did not
     expect(await state(tenant, b.id, b.items)).toEqual(done);
   });
 
-  // The object retries a final write that threw; after a crash (an eviction) it no longer knows the item's batch.
+  // The object retries a final write that threw; after a crash (an eviction) it no longer knows the item's batch. A
+  // completion that failed alone leaves no retry (the write returned): the first case is a repeat that finds such a
+  // batch all the same (the sweeper's case above is the one that comes then).
   it.each([
     { lost: 'the completion failed', afterCommit: false, knows: true },
     { lost: "D1's answer to the write was lost after its commit", afterCommit: true, knows: false },
-  ])('is completed by the repeat of the write when $lost (batch known: $knows)', async ({ afterCommit, knows }) => {
+  ])('is completed by a repeat of the write after $lost (batch known: $knows)', async ({ afterCommit, knows }) => {
     // The write commits; then the completion fails, or the write's own answer is lost (it throws).
     const { tenant, b, last, firstTry } = await leftOpen('repeat', afterCommit ? failingFrom(1, true) : failingFrom(2));
     if (afterCommit) await expect(firstTry).rejects.toThrow('Network connection lost');
