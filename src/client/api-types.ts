@@ -1222,7 +1222,7 @@ export interface paths {
          * Run a grader
          * @description OpenAI's `fineTuning.alpha.graders.run`: one grader on `model_sample` (`{{sample.output_text}}`) and `item` (`{{item.*}}`). A model grader asks the deployment's LLM, or runs a Tribunal judge named as its model (`tribunal/<preset>`) as an evaluation. Grader errors are reported in `metadata.errors` with reward 0.
          *
-         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key each retry grades, and bills its model calls, again): the same key and body answer the first run's response without grading again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body, or while its first request still runs, is 409 `idempotency_conflict`. A request that fails (such as 503) leaves its key free for a retry.
+         *     **Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key each retry grades, and bills its model calls, again): the same key and body answer the first run's response without grading again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body is 409 `idempotency_conflict`; while its first request still runs, 409 `idempotency_conflict` marked for a retry (`x-should-retry: true`, `retry-after-ms: 2000`), so the SDK waits and gets the first answer. A request that fails (such as 503) leaves its key free for a retry.
          */
         post: operations["runGrader"];
         delete?: never;

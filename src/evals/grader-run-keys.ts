@@ -6,7 +6,9 @@
  * `Idempotent-Replayed: true`) without asking any LLM again. The `openai` SDK retries a POST by itself and sends
  * no key of its own, so without a caller's key each retry grades, and bills, again.
  * - The same key with another body: 409 `idempotency_conflict`; while the first request still runs: 409
- *   `idempotency_conflict` saying so (`x-should-retry: false`, as every 409: the caller retries once it may).
+ *   `idempotency_conflict` saying so, marked for a retry (`x-should-retry: true`, `retry-after-ms`
+ *   {@link RUNNING_RETRY_MS}: every other 409 says not to), so the `openai` SDK's own retry of a POST whose answer
+ *   it lost waits, then gets the first request's answer instead of a `ConflictError`.
  * - A run that throws (such as 503 `llm_not_configured`: no answer was given) releases its claim, so a retry
  *   may run. A claim left by a request that died mid-run is taken over by a retry after
  *   {@link CLAIM_STALE_MS}.
@@ -21,6 +23,9 @@ export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** After how long a claim with no response is taken to be dead (its request ended without storing): 10 min (ms). */
 export const CLAIM_STALE_MS = 10 * 60 * 1000;
+
+/** How long a retry of a key whose first request still runs is told to wait: 2,000 ms (`retry-after-ms`). */
+export const RUNNING_RETRY_MS = 2_000;
 
 /** The tenant's expired keys one claim deletes at most: 10. */
 export const PRUNE_PAGE = 10;
@@ -89,6 +94,14 @@ export async function claimGraderRunKey<R>(
       409,
       'idempotency_conflict',
       `a grader run with Idempotency-Key "${key}" is still running: retry once it has answered`,
+      undefined,
+      {
+        headers: {
+          'x-should-retry': 'true',
+          'retry-after-ms': String(RUNNING_RETRY_MS),
+          'Retry-After': String(Math.ceil(RUNNING_RETRY_MS / 1000)),
+        },
+      },
     );
   }
   return { replay: JSON.parse(held.response) as R };

@@ -201,8 +201,10 @@ const run = createRoute({
     'Grader errors are reported in `metadata.errors` with reward 0.\n\n' +
     '**Retries:** send an `Idempotency-Key` (the `openai` SDK retries a POST by itself and sends none of its own; without a key ' +
     "each retry grades, and bills its model calls, again): the same key and body answer the first run's response without grading " +
-    'again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body, or while its first request still ' +
-    'runs, is 409 `idempotency_conflict`. A request that fails (such as 503) leaves its key free for a retry.',
+    'again (header `Idempotent-Replayed: true`), for 24 hours; the same key with another body is 409 `idempotency_conflict`; ' +
+    'while its first request still runs, 409 `idempotency_conflict` marked for a retry (`x-should-retry: true`, ' +
+    '`retry-after-ms: 2000`), so the SDK waits and gets the first answer. A request that fails (such as 503) leaves its key free ' +
+    'for a retry.',
   middleware: [requireScope('evaluations:write'), jsonBody()] as const,
   security: scopeSecurity('evaluations:write'),
   request: {

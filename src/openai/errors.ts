@@ -10,7 +10,8 @@
  * `x-should-retry` tells the OpenAI SDKs (which otherwise retry 408, 409, 429 and 5xx twice) whether a
  * retry is useful: not for 409, 502 or 500 (a retry without an `Idempotency-Key` runs a second,
  * billed debate), and for a 504 only when the request carried an `Idempotency-Key` (the retry then
- * waits on the same evaluation).
+ * waits on the same evaluation). A route that knows better sets the header itself, and it is kept (a keyed
+ * request whose first run is still going: its retry gets the stored answer).
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { documentErrorsAs, rewriteErrors } from '../http/error-shape.js';
@@ -91,7 +92,11 @@ export const openAiErrorShape = () =>
   rewriteErrors<TenantEnv>((error, status, c) => ({
     body: JSON.stringify(toOpenAiError(error, status)),
     contentType: 'application/json; charset=UTF-8',
-    headers: { 'x-should-retry': String(shouldRetry(status, c.req.header('Idempotency-Key') !== undefined)) },
+    headers: {
+      'x-should-retry':
+        c.res.headers.get('x-should-retry') ??
+        String(shouldRetry(status, c.req.header('Idempotency-Key') !== undefined)),
+    },
   }));
 
 /**

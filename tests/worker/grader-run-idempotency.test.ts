@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
-import { CLAIM_STALE_MS, KEY_TTL_MS } from '../../src/evals/grader-run-keys.js';
+import { CLAIM_STALE_MS, KEY_TTL_MS, RUNNING_RETRY_MS } from '../../src/evals/grader-run-keys.js';
+import { workerFetch } from './api-fetch.js';
 import { mockRequests, testEnv } from './helpers.js';
 import { failure, sdk } from './openai-support.js';
 
@@ -81,5 +82,42 @@ describe('Idempotency-Key on graders.run', () => {
     await backdate('grader-run-3', KEY_TTL_MS + 1000, false);
     await run();
     expect(await mockRequests(seed)).toBe(3);
+  });
+
+  it("the SDK's own retry of a key whose first run is still going waits as told, then gets the first run's answer", async () => {
+    const seed = 'grader-run-key-retry';
+    const key = 'grader-run-4';
+    const first = await client.fineTuning.alpha.graders.run(params(seed), keyed(key));
+    const stored = await testEnv.DB.prepare(
+      'SELECT response FROM grader_run_keys WHERE tenant = ? AND idempotency_key = ?',
+    )
+      .bind(TENANT, key)
+      .first<{ response: string }>();
+    await backdate(key, 1000, true);
+    // The SDK's retry of its POST: the first request's answer arrives while it waits (the 409 told it to retry).
+    const answers: { status: number; retry: string | null; after: string | null }[] = [];
+    const retrying = sdk({
+      maxRetries: 1,
+      fetch: async (input, init) => {
+        const response = await workerFetch(input, init);
+        answers.push({
+          status: response.status,
+          retry: response.headers.get('x-should-retry'),
+          after: response.headers.get('retry-after-ms'),
+        });
+        if (response.status === 409)
+          await testEnv.DB.prepare('UPDATE grader_run_keys SET response = ? WHERE tenant = ? AND idempotency_key = ?')
+            .bind(stored?.response ?? null, TENANT, key)
+            .run();
+        return response;
+      },
+    });
+    const again = await retrying.fineTuning.alpha.graders.run(params(seed), keyed(key));
+    expect(answers).toEqual([
+      { status: 409, retry: 'true', after: String(RUNNING_RETRY_MS) },
+      { status: 200, retry: null, after: null },
+    ]);
+    expect(again).toEqual(first);
+    expect(await mockRequests(seed)).toBe(1);
   });
 });

@@ -40,6 +40,8 @@ export interface SdkOptions {
   apiKey?: string;
   /** The SDK's retries; default 0 (tests that check `x-should-retry` use its default, 2). */
   maxRetries?: number;
+  /** What the SDK's requests go through instead (a wrapper of `workerFetch`, which checks every answer). */
+  fetch?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /**
@@ -55,7 +57,7 @@ class BytesTextResponse extends Response {
 /** An OpenAI SDK client pointed at the Worker. */
 export function sdk(o: SdkOptions = {}): OpenAI {
   const overrides = o.overrides;
-  const target = overrides ? appFetch(overrides) : workerFetch;
+  const target = o.fetch ?? (overrides ? appFetch(overrides) : workerFetch);
   const fetchFn = Object.assign((input: RequestInfo | URL, init?: RequestInit) => target(input, init), {
     Response: BytesTextResponse,
   });
