@@ -1107,7 +1107,7 @@ export interface paths {
         post: operations["updateEval"];
         /**
          * Delete an eval
-         * @description The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`). Usage rows stay for billing. Deleting again is 404.
+         * @description The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`, whose links then answer 404). Usage rows stay for billing. Deleting again is 404.
          */
         delete: operations["deleteEval"];
         options?: never;
@@ -1161,7 +1161,7 @@ export interface paths {
         post: operations["cancelEvalRun"];
         /**
          * Delete a run
-         * @description The run and its output items are no longer found or listed under the eval. A run not ended yet is cancelled: its items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404).
+         * @description The run and its output items are no longer found or listed under the eval. A run not ended yet is cancelled: its items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404; the event's links name the deleted run, so they answer 404).
          */
         delete: operations["deleteEvalRun"];
         options?: never;

@@ -159,7 +159,8 @@ const remove = createRoute({
   description:
     'The eval is no longer found or listed, and neither are its runs and their output items: in the same transaction each run ' +
     'is deleted as `DELETE …/runs/{run_id}` deletes it (its output items and stored model replies erased; a run still going ' +
-    'is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`). Usage rows stay for billing. ' +
+    'is cancelled, its items not graded yet are not graded, and it sends `eval.run.canceled`, whose links then answer 404). ' +
+    'Usage rows stay for billing. ' +
     'Deleting again is 404.',
   ...scoped('evaluations:write'),
   request: { params: EvalIdParams, query: NoQuery },

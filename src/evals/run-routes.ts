@@ -178,7 +178,8 @@ const remove = createRoute({
   summary: 'Delete a run',
   description:
     'The run and its output items are no longer found or listed under the eval. A run not ended yet is cancelled: its ' +
-    'items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404).',
+    'items not graded yet are not graded, and it sends `eval.run.canceled` as a cancel does (once: deleting again is 404; ' +
+    "the event's links name the deleted run, so they answer 404).",
   ...scoped('evaluations:write'),
   request: { params: RunIdParams, query: NoQuery },
   responses: inOpenAiShape(
