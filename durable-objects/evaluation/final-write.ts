@@ -7,6 +7,7 @@
 import { eraseIfRequested } from './erase.js';
 import { log, logs, messageOf } from '../../src/log/log.js';
 import { isTerminal } from '../../src/evaluations/status.js';
+import type { FinalWriteResult } from '../../src/evaluations/final-write.js';
 import { backoffDelay } from '../../src/backoff/backoff.js';
 import { afterEnding, writeFinal } from '../../src/ending-plan.js';
 import { readStatus, recordProgress } from '../../src/evaluations/job-rows.js';
@@ -108,7 +109,7 @@ export class FinalWriter {
       // The transcript stays here, with the evaluation (GET …/transcript asks the object); D1 gets the usage.
       this.instance.store.saveTranscript(JSON.stringify(transcriptRowsOf(calls)));
       // What the ending does besides (in its transaction and after it): src/ending-plan.ts.
-      const { changed, effectRows, followUps, read } = await writeFinal(
+      const { changed, effectRows, followUps, read, d1Row } = await writeFinal(
         recordDbOf(env, evaluation.meta.tenant, evaluation.meta.id),
         {
           id: evaluation.meta.id,
@@ -141,7 +142,7 @@ export class FinalWriter {
       }
       // Nothing changed: D1 had ended the row already (the DLQ fallback, or this object's own markEnded)
       // or it is gone. Subscribers and the snapshot must show what D1 shows, not what was decided here.
-      if (!changed && !(await this.adoptD1End(evaluation))) return;
+      if (!changed && !(await this.adoptD1End(evaluation, d1Row ?? null))) return;
       // After the commit (or finding D1 ended): hand the ending's webhook deliveries to their queue. When
       // this write ended the row and its effects wrote nothing (no webhook), there is nothing to hand on,
       // and the after-commit steps' D1 read would be one more round trip on every evaluation.
@@ -171,14 +172,11 @@ export class FinalWriter {
   }
 
   /**
-   * After a final write that changed no status: takes D1's terminal status and error. False when the
-   * row is gone (the object gave up, see {@link abandonMissingRow}), so the caller stops.
+   * After a final write that changed no status: takes D1's terminal status and error from `row` (the write read it
+   * as it stands). False when the row is gone (the object gave up, see {@link abandonMissingRow}), so the caller
+   * stops.
    */
-  private async adoptD1End(evaluation: CachedEvaluation): Promise<boolean> {
-    const row = await readStatus(
-      recordDbOf(this.instance.env, evaluation.meta.tenant, evaluation.meta.id),
-      evaluation.meta.id,
-    );
+  private async adoptD1End(evaluation: CachedEvaluation, row: FinalWriteResult['d1Row'] | null): Promise<boolean> {
     if (!row) {
       await this.abandonMissingRow(evaluation, 'finalize.row_missing');
       return false;

@@ -9,7 +9,7 @@
 import type { Bindings } from '../config/bindings.js';
 import type { LlmAttempt, Usage } from '../engine/call.js';
 import type { EvaluationError, VerdictSummary } from './live-events.js';
-import type { TerminalStatus } from './status.js';
+import type { EvaluationStatus, TerminalStatus } from './status.js';
 import { sqlMayBecome } from './status.js';
 import type { UsageTotals } from '../tenants/usage-rollup.js';
 import { BOOK_SET_SQL, bookBinds, rollupStatements, usageTotals } from '../tenants/usage-rollup.js';
@@ -21,6 +21,7 @@ import { READ_BACK_RETURNING, withResultsTextOf } from './rows.js';
 import type { Ending, EndingPlan, FinalEnding } from './ending.js';
 import { completeBatch, effectStatements } from './ending.js';
 import { log, messageOf } from '../log/log.js';
+import { errorOf } from './job-rows.js';
 
 /**
  * The final write's guarded status update: with the status, its calls and engine version, the verdict's
@@ -170,6 +171,11 @@ export interface FinalWriteResult {
    * `readWithResults` reads them; null without it, or when the update changed no row (read D1 instead).
    */
   read: EvaluationWithResultsText | null;
+  /**
+   * When the update changed no row: D1's row as it stands, its status and error (null: the row is gone), read in
+   * the same statement that finds a batch left open; absent when the update changed the row.
+   */
+  d1Row?: { status: EvaluationStatus; error: EvaluationError | null } | null;
 }
 
 /**
@@ -268,29 +274,41 @@ export async function writeFinal(
     return s.then(mine, row?.[`r${i}`]);
   });
   const read = w.readBack === true ? withResultsTextOf([ended]) : null;
-  const completes = changed ? row?.completes_batch : await batchLeftOpen(db, plan, w);
+  const repeat = changed ? undefined : await rowAsItStands(db, plan, w);
+  const completes = changed ? row?.completes_batch : repeat?.completes;
   const completed = typeof completes === 'string' ? await completeApart(db, plan, completes, w) : 0;
-  return { changed, effectRows: effectRows + completed, followUps, extra: all.slice(at), read };
+  return {
+    changed,
+    effectRows: effectRows + completed,
+    followUps,
+    extra: all.slice(at),
+    read,
+    ...(repeat ? { d1Row: repeat.row } : {}),
+  };
 }
 
 /**
- * On a write that changed no row: the batch of evaluation `w.id` when every item of it has ended and it is not
- * marked (a repeat of a write that committed and whose completion was lost: its object crashed, or D1's `batch()`
- * threw after the commit), else null. A repeat's status update returns nothing, so this one read (none when the
- * writer knows it is in no batch; the batch is read from the row, so an object evicted since its first write finds
- * it too) is what spares the batch a wait for the sweeper. Never throws: on a failure the sweeper completes it.
+ * On a write that changed no row, in one read: D1's row of evaluation `w.id` as it stands (its status and error, for
+ * the object to follow; null: gone), and its batch when every item of it has ended and it is not marked (a repeat of
+ * a write that committed and whose completion was lost: its object crashed, or D1's `batch()` threw after the
+ * commit). A repeat's status update returns nothing, so this read (the batch left out when the writer knows it is in
+ * none; read from the row, so an object evicted since its first write finds it too) is what spares the batch a wait
+ * for the sweeper. A failure propagates: nothing changed, and the object's retry reads again.
  */
-async function batchLeftOpen(db: D1Database, plan: EndingPlan, w: FinalWrite): Promise<string | null> {
-  if (w.batchId === null) return null;
-  try {
-    return await db
-      .prepare(`SELECT ${plan.batchToComplete} AS b FROM evaluations WHERE id = ?`)
-      .bind(w.id)
-      .first<string | null>('b');
-  } catch (e) {
-    log('warn', 'batch.completion_deferred', { batchId: w.batchId, evaluationId: w.id, error: messageOf(e) });
-    return null;
-  }
+async function rowAsItStands(
+  db: D1Database,
+  plan: EndingPlan,
+  w: FinalWrite,
+): Promise<{ row: { status: EvaluationStatus; error: EvaluationError | null } | null; completes: string | null }> {
+  const found = await db
+    .prepare(
+      `SELECT status, error_code, error_message, ${w.batchId === null ? 'NULL' : plan.batchToComplete} AS b
+       FROM evaluations WHERE id = ?`,
+    )
+    .bind(w.id)
+    .first<{ status: EvaluationStatus; error_code: string | null; error_message: string | null; b: string | null }>();
+  if (!found) return { row: null, completes: null };
+  return { row: { status: found.status, error: errorOf(found.error_code, found.error_message) }, completes: found.b };
 }
 
 /**
