@@ -168,7 +168,7 @@ export interface FinalWriteResult {
   extra: D1Result[];
   /**
    * With {@link FinalWrite.readBack}, the row as this write ended it, its verdict text and usage sums, as
-   * `readWithResults` reads them; null without it, or when the update changed no row (read D1 instead).
+   * `readWithResults` reads them; null without it, or when the update changed no row (see {@link FinalWriteResult.d1Row}).
    */
   read: EvaluationWithResultsText | null;
   /**
@@ -187,7 +187,7 @@ export interface FinalWriteResult {
  * row for someone waiting ({@link FinalWrite.readBack}), and whether its count ended its batch's last item: then the
  * batch's completion (each effect's `completion`) runs in a transaction of its own once this one committed
  * (`completeBatch`, src/evaluations/ending.ts). Idempotent: running it again changes nothing, but for a completion
- * the first run did not get to (one read of the row's batch on such a repeat, then the completion when it is due).
+ * the first run did not get to (one read of the row as it stands on such a repeat, then the completion when it is due).
  *
  * Usage is booked whatever the status on purpose: every call it records was made and billed by the
  * provider, whoever ended the row first, so metering must show it, for failed and cancelled evaluations too

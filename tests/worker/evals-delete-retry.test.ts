@@ -10,20 +10,14 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockPrompts, pollUntil, testEnv } from './helpers.js';
-import { failure, sdk, ITEM_SCHEMA } from './openai-support.js';
+import { EXACT_CHECK, failure, sdk, ITEM_SCHEMA } from './openai-support.js';
 
 const client = sdk();
 type Run = OpenAI.Evals.RunRetrieveResponse;
 
 const GRADER_MODEL = mockModel({ seed: 'evals-delete-retry' });
 const CRITERIA = [
-  {
-    type: 'string_check',
-    name: 'exact',
-    operation: 'eq',
-    input: '{{sample.output_text}}',
-    reference: '{{item.answer}}',
-  },
+  EXACT_CHECK,
   {
     type: 'score_model',
     name: 'quality',

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { mockEmbedding } from '../../src/mock-llm/embeddings.js';
 import { mockModel } from '../../src/mock-llm/model-name.js';
 import { mockRequests, pollUntil, testEnv } from './helpers.js';
-import { judgeModel, sdk, ITEM_SCHEMA } from './openai-support.js';
+import { EXACT_CHECK, judgeModel, sdk, ITEM_SCHEMA } from './openai-support.js';
 import { ADMIN_TOKEN, as, keyed as keyedFetch, tenantWithKey } from './tenants-helpers.js';
 
 const client = sdk();
@@ -30,13 +30,7 @@ const judgeInput = [
 
 /** Every grader type, each reading the item and the sample. */
 const CRITERIA = [
-  {
-    type: 'string_check',
-    name: 'exact',
-    operation: 'eq',
-    input: '{{sample.output_text}}',
-    reference: '{{item.answer}}',
-  },
+  EXACT_CHECK,
   {
     type: 'string_check',
     name: 'mentions',
@@ -65,13 +59,7 @@ const CRITERIA = [
     type: 'multi',
     name: 'blend',
     graders: {
-      exact: {
-        type: 'string_check',
-        name: 'exact',
-        operation: 'eq',
-        input: '{{sample.output_text}}',
-        reference: '{{item.answer}}',
-      },
+      exact: EXACT_CHECK,
       loose: {
         type: 'string_check',
         name: 'loose',
